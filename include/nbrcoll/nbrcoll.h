@@ -1,0 +1,25 @@
+/* nbrcoll: topology-aware MPI neighborhood collectives.
+ *
+ * Applications need no header: nbrcoll replaces MPI_Neighbor_allgather(v)
+ * through the PMPI interface (LD_PRELOAD=libnbrcoll.so, or link -lnbrcoll
+ * before -lmpi). This header gives the version for build systems and the
+ * names of the environment variables that configure it. */
+#ifndef NBRCOLL_NBRCOLL_H
+#define NBRCOLL_NBRCOLL_H
+
+#define NBRCOLL_VERSION_MAJOR 0
+#define NBRCOLL_VERSION_MINOR 1
+#define NBRCOLL_VERSION_PATCH 0
+#define NBRCOLL_VERSION_STRING "0.1.0"
+
+/* Environment variables read once, at the first graph creation. */
+#define NBRCOLL_ENV_ALGO "NBRCOLL_ALGO"                     /* auto|leader|linear|native */
+#define NBRCOLL_ENV_THRESHOLD "NBRCOLL_THRESHOLD"           /* bytes per block; auto below: native */
+#define NBRCOLL_ENV_TOPO "NBRCOLL_TOPO"                     /* auto|flat|model|file */
+#define NBRCOLL_ENV_RANKS_PER_NODE "NBRCOLL_RANKS_PER_NODE" /* emulated nodes */
+#define NBRCOLL_ENV_CHUNK "NBRCOLL_CHUNK"                   /* pipelining chunk, bytes */
+#define NBRCOLL_ENV_DEBUG "NBRCOLL_DEBUG"                   /* none|warn|info|trace */
+#define NBRCOLL_ENV_DISABLE "NBRCOLL_DISABLE"               /* 1: everything to PMPI */
+#define NBRCOLL_ENV_DEVICE_MAP "NBRCOLL_DEVICE_MAP"         /* local rank -> device list */
+
+#endif
