@@ -1,0 +1,139 @@
+// The communication plan of one rank for one graph communicator: the single
+// data structure shared by the planners (linear, leader), the whole-communicator
+// simulator, the MPI executor and the benchmarks.
+//
+// A plan is built once per communicator and is independent of the block size:
+// every byte range is a Share (integer weights) that turns into bytes with
+// share_bytes() for the block size of the call. Sender, forwarders and
+// receivers evaluate the same integers, so they agree to the byte.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace nbrcoll::algos {
+
+// Rank number that stands for MPI_PROC_NULL inside algos/ (which never sees MPI).
+inline constexpr int kNoRank = -1;
+
+// Split points are rounded down to this many bytes so that large fragments
+// start aligned; blocks smaller than it travel as one fragment.
+inline constexpr std::uint64_t kSplitAlignment = 64;
+
+// The part [lo, hi) out of `total` equal-weight units of a block.
+// The whole block is {0, 1, 1}.
+struct Share {
+  std::uint32_t lo = 0;
+  std::uint32_t hi = 1;
+  std::uint32_t total = 1;
+  friend bool operator==(const Share&, const Share&) = default;
+};
+
+struct ByteRange {
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
+  [[nodiscard]] std::uint64_t size() const { return end - begin; }
+  friend bool operator==(const ByteRange&, const ByteRange&) = default;
+};
+
+// Byte offset of weight point w out of total for a block of `block` bytes:
+// floor(block * w / total) rounded down to kSplitAlignment, with cut(total) =
+// block exactly. Monotone in w, so shares of one split never overlap and
+// together cover the block. Exact integer arithmetic (no overflow for blocks
+// below 2^64 / 2^32 bytes... computed in 128 bits).
+std::uint64_t split_point(std::uint64_t block, std::uint32_t w, std::uint32_t total);
+ByteRange share_bytes(const Share& share, std::uint64_t block);
+
+// How a fragment travels, for statistics and the cost model.
+enum class LinkClass : std::uint8_t {
+  kSameDevice,   // two ranks on one GCD
+  kSamePackage,  // the two GCDs of one package (MI250X: 4 xGMI links)
+  kLinked,       // GCDs with a direct link, other packages
+  kMultiHop,     // same node, no direct link
+  kNetwork,      // different nodes
+};
+inline constexpr int kLinkClassCount = 5;
+const char* link_class_name(LinkClass c);
+
+// Receive `share` of `origin`'s block from `peer` into the receive slot
+// `slot` (index into this rank's in-list). The leader plan always receives
+// into the block's home slot (its first slot) and copies to duplicate slots;
+// the linear plan, like MPI, receives one message per slot.
+struct Recv {
+  int peer = kNoRank;
+  int origin = kNoRank;
+  Share share;
+  int slot = 0;
+  int tag = 0;
+  LinkClass link = LinkClass::kNetwork;
+};
+
+// Send `share` of `origin`'s block to `peer`. The bytes come from the send
+// buffer when origin is this rank (after_recv == -1), else from receive slot
+// `slot`, once recvs[after_recv] (which carries exactly this share) arrived.
+struct Send {
+  int peer = kNoRank;
+  int origin = kNoRank;
+  Share share;
+  int slot = -1;        // -1: the send buffer
+  int after_recv = -1;  // index into Plan::recvs, or -1: no dependency
+  int tag = 0;
+  LinkClass link = LinkClass::kNetwork;
+};
+
+// Copy a whole block within this rank once it is complete: from the send
+// buffer (from_slot == -1: a self edge) or from the home slot of a block that
+// arrives once and fills several slots (duplicate edges).
+struct LocalCopy {
+  int from_slot = -1;
+  int to_slot = 0;
+};
+
+struct Plan {
+  int rank = 0;
+  // Everything the executor needs besides the buffers. Tags are unique per
+  // (sender, receiver) pair within one plan; both sides number the pair's
+  // fragments in the same canonical order.
+  std::vector<Recv> recvs;
+  std::vector<Send> sends;
+  std::vector<LocalCopy> copies;
+};
+
+// Inputs that describe the communicator; shared by every planner.
+struct RankPlace {
+  int node = 0;     // node index, 0..nodes-1
+  int device = 0;   // device (GCD) index on that node
+  int package = 0;  // package (GPU) id on that node
+};
+
+// What a planner knows of the node this rank lives on.
+struct NodeMatrices {
+  int devices = 0;
+  std::vector<int> links;  // devices x devices, row-major: T_l
+  std::vector<int> hops;   // devices x devices, row-major: T_h
+  [[nodiscard]] int link(int a, int b) const { return links[static_cast<std::size_t>(a * devices + b)]; }
+  [[nodiscard]] int hop(int a, int b) const { return hops[static_cast<std::size_t>(a * devices + b)]; }
+};
+
+struct PlanInput {
+  int rank = 0;
+  std::vector<RankPlace> places;  // every rank of the communicator
+  NodeMatrices node;              // topology of this rank's node
+  std::vector<int> in;            // this rank's in-list (sources), kNoRank allowed
+  std::vector<int> out;           // this rank's out-list (destinations), kNoRank allowed
+  // In-lists of every rank on this rank's node, this rank included (NI_r),
+  // as (rank, in-list) pairs sorted by rank.
+  std::vector<std::pair<int, std::vector<int>>> node_in;
+};
+
+Plan build_linear_plan(const PlanInput& input);
+
+// The leader-based hierarchical plan (paper section V, generalised as written
+// down in algos/README.md): intra-node split + exchange (L_t), inter-node
+// scatter over package leaders (L_r), redistribution among the leaders (RM)
+// and forwarding from each leader to its package group (PEM). Tags are the
+// canonical ones of tags.h. Cost O(E log E), E = edges touching this node.
+Plan build_leader_plan(const PlanInput& input);
+
+}  // namespace nbrcoll::algos
