@@ -1,0 +1,126 @@
+#include "collective.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <new>
+
+#include "comm_state.h"
+#include "config.h"
+#include "executor.h"
+#include "log.h"
+
+namespace nbrcoll {
+
+namespace {
+
+int to_pmpi(const UserCall& c, bool variable) {
+  if (variable) {
+    return PMPI_Neighbor_allgatherv(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcounts, c.displs,
+                                    c.recvtype, c.comm);
+  }
+  return PMPI_Neighbor_allgather(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm);
+}
+
+// Arguments we can take. Anything else goes to PMPI, which reports it exactly
+// as it would without nbrcoll (error class and error handler included).
+bool acceptable(const UserCall& c, bool variable, const GraphInfo& info, CallArgs& args) {
+  if (c.sendbuf == MPI_IN_PLACE || c.sendcount < 0 || c.sendtype == MPI_DATATYPE_NULL ||
+      c.recvtype == MPI_DATATYPE_NULL) {
+    return false;
+  }
+  TypeLayout probe;
+  if (describe_type(c.sendtype, probe) != MPI_SUCCESS || describe_type(c.recvtype, probe) != MPI_SUCCESS) return false;
+  const std::size_t slots = info.in.size();
+  if (variable && slots > 0 && (c.recvcounts == nullptr || c.displs == nullptr)) return false;
+  if (!variable && c.recvcount < 0) return false;
+  args.sendbuf = c.sendbuf;
+  args.sendcount = c.sendcount;
+  args.sendtype = c.sendtype;
+  args.recvbuf = c.recvbuf;
+  args.recvtype = c.recvtype;
+  args.recvcounts.resize(slots);
+  args.displs.resize(slots);
+  bool receives = false;
+  for (std::size_t i = 0; i < slots; ++i) {
+    args.recvcounts[i] = variable ? c.recvcounts[i] : c.recvcount;
+    args.displs[i] = variable ? c.displs[i] : static_cast<MPI_Aint>(i) * c.recvcount;
+    if (args.recvcounts[i] < 0) return false;
+    receives = receives || (args.recvcounts[i] > 0 && info.in[i] != MPI_PROC_NULL);
+  }
+  if (receives && c.recvbuf == nullptr) return false;
+  const bool sends = c.sendcount > 0 && std::any_of(info.out.begin(), info.out.end(), [](int d) { return d != MPI_PROC_NULL; });
+  return !(sends && c.sendbuf == nullptr);
+}
+
+std::uint64_t type_bytes(MPI_Datatype type, int count) {
+  int size = 0;
+  PMPI_Type_size(type, &size);
+  return static_cast<std::uint64_t>(size) * static_cast<std::uint64_t>(std::max(count, 0));
+}
+
+// The algorithm for a call whose largest block is `block` bytes under `auto`.
+// Open MPI 4.1's own neighbor collectives crash on MPI_PROC_NULL neighbours,
+// so such graphs never go native automatically.
+Algo choose_auto(std::uint64_t block, const GraphInfo& info) {
+  if (block >= config().threshold) return Algo::kLeader;
+  return info.any_proc_null ? Algo::kLinear : Algo::kNative;
+}
+
+void warn_fallback_once(const char* why) {
+  static std::atomic<bool> warned{false};
+  if (!warned.exchange(true)) log(LogLevel::kWarn, "falling back to the MPI's own neighbor allgather: %s", why);
+}
+
+}  // namespace
+
+int neighbor_allgather(const UserCall& c, bool variable) {
+  if (config().disable) return to_pmpi(c, variable);
+  CommState* state = find_state(c.comm);
+  if (state == nullptr) return to_pmpi(c, variable);
+  const GraphInfo& info = *state->info;
+  Algo algo = effective_algo();
+  if (algo == Algo::kNative) return to_pmpi(c, variable);
+  CallArgs args;
+  if (!acceptable(c, variable, info, args)) return to_pmpi(c, variable);
+
+  // allgather: the block size is one value on both ends of every edge, so the
+  // choice is identical without asking anyone. allgatherv decides below, from
+  // the communicator's largest block.
+  if (algo == Algo::kAuto && !variable) {
+    const bool sends = std::any_of(info.out.begin(), info.out.end(), [](int d) { return d != MPI_PROC_NULL; });
+    const std::uint64_t block = sends ? type_bytes(c.sendtype, c.sendcount) : type_bytes(c.recvtype, c.recvcount);
+    algo = choose_auto(block, info);
+    if (algo == Algo::kNative) return to_pmpi(c, variable);
+  }
+
+  CallLayout layout;
+  std::int64_t vote[2] = {0, 0};  // {largest block, failed}: one agreement for all ranks
+  try {
+    vote[1] = layout.prepare(args, info.in) != MPI_SUCCESS ? 1 : 0;
+    vote[0] = static_cast<std::int64_t>(layout.largest_block());
+  } catch (const std::bad_alloc&) {
+    vote[1] = 1;
+  }
+  const MPI_Comm comm = private_comm(c.comm, *state);
+  if (comm == MPI_COMM_NULL) return to_pmpi(c, variable);
+  int rc = PMPI_Allreduce(MPI_IN_PLACE, vote, 2, MPI_INT64_T, MPI_MAX, comm);
+  if (rc != MPI_SUCCESS || vote[1] != 0) {
+    warn_fallback_once(rc != MPI_SUCCESS ? "agreement failed" : "a rank could not prepare its buffers");
+    return to_pmpi(c, variable);
+  }
+  if (algo == Algo::kAuto) {
+    algo = choose_auto(static_cast<std::uint64_t>(vote[0]), info);
+    if (algo == Algo::kNative) return to_pmpi(c, variable);
+  }
+  const algos::Plan& plan = algo == Algo::kLinear ? info.linear : info.leader;
+  rc = run_plan(plan, layout, comm, config().chunk);
+  if (rc == MPI_SUCCESS) rc = layout.finish(args, plan.copies);
+  if (rc != MPI_SUCCESS) {
+    log(LogLevel::kInfo, "%s neighbor allgather failed with MPI error %d", algo_name(algo), rc);
+    PMPI_Comm_call_errhandler(c.comm, rc);
+  }
+  return rc;
+}
+
+}  // namespace nbrcoll

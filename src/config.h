@@ -1,0 +1,43 @@
+// Configuration from the environment (DESIGN-NOTES.md §6), parsed once.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nbrcoll {
+
+enum class Algo { kAuto, kLeader, kLinear, kNative };
+enum class LogLevel { kNone, kWarn, kInfo, kTrace };
+
+struct Config {
+  Algo algo = Algo::kAuto;
+  std::size_t threshold = 256 * 1024;      // bytes per block: auto uses native below
+  std::string topo = "auto";               // auto | flat | model name | file path
+  int ranks_per_node = 0;                  // 0: nodes from MPI_COMM_TYPE_SHARED
+  std::size_t chunk = 1024 * 1024;         // pipelining chunk, bytes
+  LogLevel debug = LogLevel::kWarn;
+  bool disable = false;                    // NBRCOLL_DISABLE=1: everything to PMPI
+  std::vector<int> device_map;             // NBRCOLL_DEVICE_MAP: local rank -> device
+};
+
+// Parse from a getenv-like lookup. Bad values leave the default and add one
+// warning line each to `warnings`. Pure: used directly by the unit tests.
+using EnvLookup = std::function<std::optional<std::string>(const char*)>;
+Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings);
+
+// The process's configuration, parsed from the real environment on first use
+// (warnings go to the log once).
+const Config& config();
+
+// Process-wide override of NBRCOLL_ALGO, for benchmarks that time several
+// algorithms in one run. Every rank must set the same value between calls.
+void set_algo_override(std::optional<Algo> algo);
+Algo effective_algo();
+
+const char* algo_name(Algo a);
+std::optional<Algo> parse_algo(const std::string& s);
+
+}  // namespace nbrcoll

@@ -1,0 +1,57 @@
+#include "datatype.h"
+
+#include <vector>
+
+namespace nbrcoll {
+
+namespace {
+
+// True when the type's data is its extent's bytes in memory order. We only
+// trust the constructors whose order we can see: predefined types, dups and
+// contiguous repetitions of such types. A struct with fields in reverse order
+// has no gap either but a different byte order, so it goes to pack/unpack.
+bool gapless_in_order(MPI_Datatype type, int depth) {
+  if (depth > 16) return false;
+  int ni = 0;
+  int na = 0;
+  int nd = 0;
+  int combiner = 0;
+  if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS) return false;
+  int size = 0;
+  MPI_Aint lb = 0;
+  MPI_Aint extent = 0;
+  PMPI_Type_size(type, &size);
+  PMPI_Type_get_extent(type, &lb, &extent);
+  if (lb != 0 || extent != size) return false;
+  if (combiner == MPI_COMBINER_NAMED) return true;
+  if (combiner != MPI_COMBINER_DUP && combiner != MPI_COMBINER_CONTIGUOUS) return false;
+  std::vector<int> ints(static_cast<std::size_t>(ni));
+  std::vector<MPI_Aint> addrs(static_cast<std::size_t>(na));
+  std::vector<MPI_Datatype> types(static_cast<std::size_t>(nd));
+  if (PMPI_Type_get_contents(type, ni, na, nd, ints.data(), addrs.data(), types.data()) != MPI_SUCCESS) return false;
+  const MPI_Datatype inner = types.at(0);
+  const bool ok = gapless_in_order(inner, depth + 1);
+  int ni2 = 0;
+  int na2 = 0;
+  int nd2 = 0;
+  int inner_combiner = 0;
+  PMPI_Type_get_envelope(inner, &ni2, &na2, &nd2, &inner_combiner);
+  if (inner_combiner != MPI_COMBINER_NAMED) PMPI_Type_free(&types[0]);
+  return ok;
+}
+
+}  // namespace
+
+int describe_type(MPI_Datatype type, TypeLayout& out) {
+  int size = 0;
+  int rc = PMPI_Type_size(type, &size);
+  if (rc != MPI_SUCCESS) return rc;
+  MPI_Aint lb = 0;
+  rc = PMPI_Type_get_extent(type, &lb, &out.extent);
+  if (rc != MPI_SUCCESS) return rc;
+  out.size = static_cast<std::uint64_t>(size);
+  out.in_place = gapless_in_order(type, 0);
+  return MPI_SUCCESS;
+}
+
+}  // namespace nbrcoll

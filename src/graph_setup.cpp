@@ -1,0 +1,147 @@
+#include "graph_setup.h"
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "config.h"
+#include "locality.h"
+#include "log.h"
+#include "node_topology.h"
+
+namespace nbrcoll {
+
+namespace {
+
+// The node's topology, loaded once per process.
+const topo::NodeTopology& node_topology() {
+  static const topo::NodeTopology topology = [] {
+    topo::LoadResult r = topo::load_topology(config().topo);
+    if (!r.error.empty()) log(LogLevel::kWarn, "topology '%s': %s; using %s", config().topo.c_str(), r.error.c_str(), r.topology.source.c_str());
+    return r.topology;
+  }();
+  return topology;
+}
+
+int to_plan_rank(int mpi_rank) { return mpi_rank == MPI_PROC_NULL ? algos::kNoRank : mpi_rank; }
+
+struct Lists {
+  std::vector<int> in;
+  std::vector<int> out;
+};
+
+int read_neighbours(MPI_Comm comm, Lists& lists) {
+  int indegree = 0;
+  int outdegree = 0;
+  int weighted = 0;
+  int rc = PMPI_Dist_graph_neighbors_count(comm, &indegree, &outdegree, &weighted);
+  if (rc != MPI_SUCCESS) return rc;
+  lists.in.resize(static_cast<std::size_t>(indegree));
+  lists.out.resize(static_cast<std::size_t>(outdegree));
+  std::vector<int> in_w(weighted ? lists.in.size() + 1 : 0);
+  std::vector<int> out_w(weighted ? lists.out.size() + 1 : 0);
+  return PMPI_Dist_graph_neighbors(comm, indegree, lists.in.data(), weighted ? in_w.data() : MPI_UNWEIGHTED,
+                                   outdegree, lists.out.data(), weighted ? out_w.data() : MPI_UNWEIGHTED);
+}
+
+// The ranks of `comm` that share this rank's node (real or emulated).
+int split_node(MPI_Comm comm, int rank, MPI_Comm& node_comm) {
+  const int per_node = config().ranks_per_node;
+  if (per_node > 0) {
+    int world_rank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    return PMPI_Comm_split(comm, world_rank / per_node, rank, &node_comm);
+  }
+  return PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node_comm);
+}
+
+// NI_r: (rank, in-list) of every rank on the node, sorted by rank.
+int gather_node_in_lists(MPI_Comm node_comm, int rank, const std::vector<int>& my_in,
+                         std::vector<std::pair<int, std::vector<int>>>& node_in) {
+  int local_size = 0;
+  PMPI_Comm_size(node_comm, &local_size);
+  const auto n = static_cast<std::size_t>(local_size);
+  std::vector<int> header(2 * n);
+  int mine[2] = {rank, static_cast<int>(my_in.size())};
+  int rc = PMPI_Allgather(mine, 2, MPI_INT, header.data(), 2, MPI_INT, node_comm);
+  if (rc != MPI_SUCCESS) return rc;
+  std::vector<int> counts(n);
+  std::vector<int> displs(n);
+  for (std::size_t i = 0; i < n; ++i) counts[i] = header[2 * i + 1];
+  std::exclusive_scan(counts.begin(), counts.end(), displs.begin(), 0);
+  std::vector<int> all(static_cast<std::size_t>(displs.back() + counts.back()));
+  std::vector<int> send(my_in);
+  rc = PMPI_Allgatherv(send.data(), static_cast<int>(send.size()), MPI_INT, all.data(), counts.data(), displs.data(),
+                       MPI_INT, node_comm);
+  if (rc != MPI_SUCCESS) return rc;
+  node_in.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    auto first = all.begin() + displs[i];
+    node_in.emplace_back(header[2 * i], std::vector<int>(first, first + counts[i]));
+  }
+  std::sort(node_in.begin(), node_in.end());
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out) {
+  auto info = std::make_shared<GraphInfo>();
+  PMPI_Comm_rank(graph_comm, &info->rank);
+  PMPI_Comm_size(graph_comm, &info->size);
+  Lists lists;
+  int rc = read_neighbours(graph_comm, lists);
+  if (rc != MPI_SUCCESS) return rc;
+  info->in = lists.in;
+  info->out = lists.out;
+
+  MPI_Comm node_comm = MPI_COMM_NULL;
+  rc = split_node(graph_comm, info->rank, node_comm);
+  if (rc != MPI_SUCCESS) return rc;
+  int local_rank = 0;
+  PMPI_Comm_rank(node_comm, &local_rank);
+  int node_key = info->rank;
+  PMPI_Allreduce(MPI_IN_PLACE, &node_key, 1, MPI_INT, MPI_MIN, node_comm);
+
+  const topo::NodeTopology& topology = node_topology();
+  info->topo_source = topology.source;
+  const int device = topo::device_for_local_rank(local_rank, topology.devices, config().device_map);
+  const int package = topology.package[static_cast<std::size_t>(device)];
+  const bool has_null = std::count(lists.in.begin(), lists.in.end(), MPI_PROC_NULL) +
+                            std::count(lists.out.begin(), lists.out.end(), MPI_PROC_NULL) > 0;
+
+  // One exchange over the whole communicator: where every rank lives.
+  const auto size = static_cast<std::size_t>(info->size);
+  std::vector<int> places(4 * size);
+  int mine[4] = {node_key, device, package, has_null ? 1 : 0};
+  rc = PMPI_Allgather(mine, 4, MPI_INT, places.data(), 4, MPI_INT, graph_comm);
+  if (rc == MPI_SUCCESS) {
+    algos::PlanInput input;
+    input.rank = info->rank;
+    std::vector<int> keys;
+    for (std::size_t r = 0; r < size; ++r) keys.push_back(places[4 * r]);
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    info->nodes = static_cast<int>(keys.size());
+    for (std::size_t r = 0; r < size; ++r) {
+      const int node = static_cast<int>(std::lower_bound(keys.begin(), keys.end(), places[4 * r]) - keys.begin());
+      input.places.push_back({node, places[4 * r + 1], places[4 * r + 2]});
+      info->any_proc_null = info->any_proc_null || places[4 * r + 3] != 0;
+    }
+    input.node.devices = topology.devices;
+    input.node.links = topology.links;
+    input.node.hops = topology.hops;
+    std::transform(lists.in.begin(), lists.in.end(), std::back_inserter(input.in), to_plan_rank);
+    std::transform(lists.out.begin(), lists.out.end(), std::back_inserter(input.out), to_plan_rank);
+    rc = gather_node_in_lists(node_comm, info->rank, input.in, input.node_in);
+    if (rc == MPI_SUCCESS) {
+      info->linear = algos::build_linear_plan(input);
+      info->leader = algos::build_leader_plan(input);
+    }
+  }
+  PMPI_Comm_free(&node_comm);
+  if (rc == MPI_SUCCESS) out = std::move(info);
+  return rc;
+}
+
+}  // namespace nbrcoll

@@ -1,0 +1,16 @@
+// Read-only access to nbrcoll's state for benchmarks and tests (internal API,
+// in the static library; not exported from libnbrcoll.so).
+#pragma once
+
+#include <mpi.h>
+
+#include "config.h"
+#include "plan.h"
+
+namespace nbrcoll {
+
+// This rank's plan for `algo` (kLinear or kLeader) on `graph_comm`, or nullptr
+// when nbrcoll holds no state for it.
+const algos::Plan* plan_for(MPI_Comm graph_comm, Algo algo);
+
+}  // namespace nbrcoll

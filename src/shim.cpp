@@ -1,0 +1,80 @@
+// The four MPI entry points nbrcoll exports. Each is thin: graph creation is
+// PMPI plus our setup; the collectives go to collective.cpp. Whatever nbrcoll
+// does not take goes to the PMPI_ call untouched.
+#include <mpi.h>
+
+#include <memory>
+
+#include "collective.h"
+#include "comm_state.h"
+#include "config.h"
+#include "graph_setup.h"
+#include "log.h"
+#include "plan_summary.h"
+
+namespace {
+
+// Build and attach our state to a graph communicator PMPI just made. All ranks
+// agree on the outcome, so either every rank has state or none has (a mix
+// would send some ranks to PMPI and others to our plan).
+void setup(MPI_Comm graph) {
+  using namespace nbrcoll;
+  if (config().disable || graph == MPI_COMM_NULL) return;
+  std::shared_ptr<GraphInfo> info;
+  int ok = 1;
+  try {
+    ok = build_graph_info(graph, info) == MPI_SUCCESS ? 1 : 0;
+  } catch (const std::exception& e) {
+    log(LogLevel::kWarn, "graph setup failed: %s", e.what());
+    ok = 0;
+  }
+  PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, graph);
+  if (!ok) {
+    log(LogLevel::kWarn, "graph setup failed; this communicator uses the MPI's own neighbor collectives");
+    return;
+  }
+  if (log_enabled(LogLevel::kInfo)) log(LogLevel::kInfo, "%s", summarize_plans(*info).c_str());
+  if (attach_state(graph, info) != MPI_SUCCESS) return;
+  CommState* state = find_state(graph);
+  if (state != nullptr) private_comm(graph, *state);
+}
+
+bool is_intercomm(MPI_Comm comm) {
+  int inter = 0;
+  return comm != MPI_COMM_NULL && PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && inter;
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[],
+                                   int outdegree, const int destinations[], const int destweights[], MPI_Info info,
+                                   int reorder, MPI_Comm* comm_dist_graph) {
+  const int rc = PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations,
+                                                 destweights, info, reorder, comm_dist_graph);
+  if (rc == MPI_SUCCESS && !is_intercomm(comm_old)) setup(*comm_dist_graph);
+  return rc;
+}
+
+int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[],
+                          const int weights[], MPI_Info info, int reorder, MPI_Comm* comm_dist_graph) {
+  const int rc = PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder,
+                                        comm_dist_graph);
+  if (rc == MPI_SUCCESS && !is_intercomm(comm_old)) setup(*comm_dist_graph);
+  return rc;
+}
+
+int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm) {
+  return nbrcoll::neighbor_allgather(
+      {sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, comm}, false);
+}
+
+int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                            const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return nbrcoll::neighbor_allgather({sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm},
+                                     true);
+}
+
+}  // extern "C"

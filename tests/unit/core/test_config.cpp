@@ -1,0 +1,105 @@
+// NBRCOLL_* parsing: good values taken, bad values warned about and defaulted.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "config.h"
+
+namespace nbrcoll {
+namespace {
+
+Config parse(const std::map<std::string, std::string>& env, std::vector<std::string>& warnings) {
+  return parse_config(
+      [&env](const char* name) -> std::optional<std::string> {
+        auto it = env.find(name);
+        if (it == env.end()) return std::nullopt;
+        return it->second;
+      },
+      warnings);
+}
+
+TEST(Config, DefaultsWithEmptyEnvironment) {
+  std::vector<std::string> warnings;
+  const Config c = parse({}, warnings);
+  EXPECT_TRUE(warnings.empty());
+  EXPECT_EQ(c.algo, Algo::kAuto);
+  EXPECT_EQ(c.threshold, 256u * 1024u);
+  EXPECT_EQ(c.topo, "auto");
+  EXPECT_EQ(c.ranks_per_node, 0);
+  EXPECT_EQ(c.chunk, 1u << 20);
+  EXPECT_EQ(c.debug, LogLevel::kWarn);
+  EXPECT_FALSE(c.disable);
+  EXPECT_TRUE(c.device_map.empty());
+}
+
+TEST(Config, GoodValues) {
+  std::vector<std::string> warnings;
+  const Config c = parse({{"NBRCOLL_ALGO", "leader"},
+                          {"NBRCOLL_THRESHOLD", "64K"},
+                          {"NBRCOLL_TOPO", "frontier"},
+                          {"NBRCOLL_RANKS_PER_NODE", "8"},
+                          {"NBRCOLL_CHUNK", "4M"},
+                          {"NBRCOLL_DEBUG", "info"},
+                          {"NBRCOLL_DISABLE", "1"},
+                          {"NBRCOLL_DEVICE_MAP", "3,2,1,0"}},
+                         warnings);
+  EXPECT_TRUE(warnings.empty());
+  EXPECT_EQ(c.algo, Algo::kLeader);
+  EXPECT_EQ(c.threshold, 64u * 1024u);
+  EXPECT_EQ(c.topo, "frontier");
+  EXPECT_EQ(c.ranks_per_node, 8);
+  EXPECT_EQ(c.chunk, 4u << 20);
+  EXPECT_EQ(c.debug, LogLevel::kInfo);
+  EXPECT_TRUE(c.disable);
+  EXPECT_EQ(c.device_map, (std::vector<int>{3, 2, 1, 0}));
+}
+
+TEST(Config, PlainByteCountsAndEveryAlgorithmName) {
+  std::vector<std::string> warnings;
+  EXPECT_EQ(parse({{"NBRCOLL_THRESHOLD", "1000"}}, warnings).threshold, 1000u);
+  for (const char* name : {"auto", "leader", "linear", "native"}) {
+    const Config c = parse({{"NBRCOLL_ALGO", name}}, warnings);
+    EXPECT_STREQ(algo_name(c.algo), name);
+  }
+  EXPECT_TRUE(warnings.empty());
+}
+
+TEST(Config, BadValuesWarnOnceEachAndKeepDefaults) {
+  std::vector<std::string> warnings;
+  const Config c = parse({{"NBRCOLL_ALGO", "fastest"},
+                          {"NBRCOLL_THRESHOLD", "-5"},
+                          {"NBRCOLL_TOPO", ""},
+                          {"NBRCOLL_RANKS_PER_NODE", "two"},
+                          {"NBRCOLL_CHUNK", "12"},
+                          {"NBRCOLL_DEBUG", "loud"},
+                          {"NBRCOLL_DISABLE", "maybe"},
+                          {"NBRCOLL_DEVICE_MAP", "0,x"}},
+                         warnings);
+  EXPECT_EQ(warnings.size(), 8u);
+  for (const auto& w : warnings) EXPECT_NE(w.find("ignoring NBRCOLL_"), std::string::npos) << w;
+  EXPECT_EQ(c.algo, Algo::kAuto);
+  EXPECT_EQ(c.threshold, 256u * 1024u);
+  EXPECT_EQ(c.topo, "auto");
+  EXPECT_EQ(c.ranks_per_node, 0);
+  EXPECT_EQ(c.chunk, 1u << 20);
+  EXPECT_EQ(c.debug, LogLevel::kWarn);
+  EXPECT_FALSE(c.disable);
+  EXPECT_TRUE(c.device_map.empty());
+}
+
+TEST(Config, OverflowingSizeIsRejected) {
+  std::vector<std::string> warnings;
+  const Config c = parse({{"NBRCOLL_THRESHOLD", "99999999999999999999G"}}, warnings);
+  EXPECT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(c.threshold, 256u * 1024u);
+}
+
+TEST(Config, OverrideWinsOverEnvironment) {
+  set_algo_override(Algo::kLinear);
+  EXPECT_EQ(effective_algo(), Algo::kLinear);
+  set_algo_override(std::nullopt);
+  EXPECT_EQ(effective_algo(), config().algo);
+}
+
+}  // namespace
+}  // namespace nbrcoll
