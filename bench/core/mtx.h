@@ -1,0 +1,16 @@
+// Matrix Market reader: coordinate format, real / integer / pattern values,
+// general / symmetric / skew-symmetric storage (one triangle is expanded to
+// both). Throws std::runtime_error with the line number on anything else.
+#pragma once
+
+#include <istream>
+#include <string>
+
+#include "sparse.h"
+
+namespace nbrbench {
+
+CsrMatrix read_matrix_market(std::istream& in);
+CsrMatrix read_matrix_market_file(const std::string& path);
+
+}  // namespace nbrbench

@@ -1,0 +1,126 @@
+#include "options.h"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+#include "sizes.h"
+
+namespace nbrbench {
+
+namespace {
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+long long to_ll(const std::string& flag, const std::string& v, long long lo, long long hi) {
+  std::size_t used = 0;
+  long long x = 0;
+  try {
+    x = std::stoll(v, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != v.size() || x < lo || x > hi)
+    throw std::invalid_argument(flag + ": expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                                "], got '" + v + "'");
+  return x;
+}
+
+}  // namespace
+
+const char* usage() {
+  return "usage: mpirun -np P nbrcoll-bench --pattern PATTERN [options]\n"
+         "patterns:\n"
+         "  --pattern rsg   --density D [--seed S]   Erdos-Renyi graph, edge i->j with probability D\n"
+         "  --pattern moore --dims d --radius r      periodic Moore neighbourhood on an MPI_Dims_create grid\n"
+         "  --pattern spmm  --matrix M [--cols k[,k..]]  row-block SpMM, B gathered with neighbor_allgatherv;\n"
+         "                  M = file.mtx | gen:ccc:D | gen:debruijn:D | gen:delaunay:N[:SEED]\n"
+         "  --pattern file  --graph FILE             edge list, 'src dst' per line, # comments\n"
+         "options:\n"
+         "  --sizes SPEC      bytes per block: 4096 | 1K | 1K:64M (powers of two) | comma list (default 1K:64M)\n"
+         "  --algos LIST      native,linear,leader,auto (default native,linear,leader)\n"
+         "  --warmup N        untimed calls per size and algorithm (default 2)\n"
+         "  --iters N         timed calls per size and algorithm (default 10)\n"
+         "  --create-reps N   repetitions of the graph-creation timing (default 5)\n"
+         "  --validate / --no-validate   check every received byte and guard (default on)\n"
+         "  --csv FILE        write results as CSV; --csv-append FILE appends to it\n"
+         "  --inject-fault    (tests) flip one received byte on the last rank, to see validation fail\n";
+}
+
+Options parse_options(const std::vector<std::string>& args) {
+  Options o;
+  bool sizes_given = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
+      return args[++i];
+    };
+    if (a == "--help" || a == "-h") o.help = true;
+    else if (a == "--pattern") o.pattern = value();
+    else if (a == "--density") {
+      const std::string& v = value();
+      std::size_t used = 0;
+      try { o.density = std::stod(v, &used); } catch (const std::exception&) { used = 0; }
+      if (used == 0 || used != v.size() || !(o.density >= 0.0 && o.density <= 1.0))
+        throw std::invalid_argument("--density: expected a number in [0, 1], got '" + v + "'");
+    }
+    else if (a == "--seed") o.seed = static_cast<std::uint64_t>(to_ll(a, value(), 0, INT64_MAX));
+    else if (a == "--dims") o.dims = static_cast<int>(to_ll(a, value(), 1, 8));
+    else if (a == "--radius") o.radius = static_cast<int>(to_ll(a, value(), 1, 64));
+    else if (a == "--matrix") o.matrix = value();
+    else if (a == "--cols") {
+      o.cols.clear();
+      for (const auto& c : split_list(value())) o.cols.push_back(static_cast<int>(to_ll(a, c, 1, 1 << 20)));
+      if (o.cols.empty()) throw std::invalid_argument("--cols: empty list");
+      std::sort(o.cols.begin(), o.cols.end());
+    }
+    else if (a == "--graph") o.graph = value();
+    else if (a == "--sizes") { o.sizes = parse_sizes(value()); sizes_given = true; }
+    else if (a == "--algos") {
+      o.algos = split_list(value());
+      if (o.algos.empty()) throw std::invalid_argument("--algos: empty list");
+      for (const auto& name : o.algos)
+        if (name != "native" && name != "linear" && name != "leader" && name != "auto")
+          throw std::invalid_argument("--algos: unknown algorithm '" + name + "'");
+    }
+    else if (a == "--warmup") o.warmup = static_cast<int>(to_ll(a, value(), 0, 1000000));
+    else if (a == "--iters") o.iters = static_cast<int>(to_ll(a, value(), 1, 1000000));
+    else if (a == "--create-reps") o.create_reps = static_cast<int>(to_ll(a, value(), 0, 10000));
+    else if (a == "--validate") o.validate = true;
+    else if (a == "--no-validate") o.validate = false;
+    else if (a == "--inject-fault") o.inject_fault = true;
+    else if (a == "--csv") o.csv = value();
+    else if (a == "--csv-append") { o.csv = value(); o.csv_append = true; }
+    else throw std::invalid_argument("unknown option '" + a + "'");
+  }
+  if (o.help) return o;
+  if (!sizes_given) o.sizes = parse_sizes("1K:64M");
+  if (o.pattern == "spmm") {
+    if (o.matrix.empty()) throw std::invalid_argument("--pattern spmm needs --matrix");
+  } else if (o.pattern == "file") {
+    if (o.graph.empty()) throw std::invalid_argument("--pattern file needs --graph");
+  } else if (o.pattern != "rsg" && o.pattern != "moore") {
+    throw std::invalid_argument(o.pattern.empty() ? "--pattern is required"
+                                                  : "unknown pattern '" + o.pattern + "'");
+  }
+  return o;
+}
+
+std::string params_string(const Options& o) {
+  std::ostringstream s;
+  if (o.pattern == "rsg") s << "density=" << o.density << ";seed=" << o.seed;
+  else if (o.pattern == "moore") s << "d=" << o.dims << ";r=" << o.radius;
+  else if (o.pattern == "file") s << "graph=" << o.graph.substr(o.graph.find_last_of('/') + 1);
+  // spmm: the matrix and column count are added per row by the SpMM driver.
+  return s.str();
+}
+
+}  // namespace nbrbench

@@ -1,0 +1,103 @@
+#include "report.h"
+
+#include <cstdio>
+#include <map>
+#include <tuple>
+
+#include "sizes.h"
+
+namespace nbrbench {
+
+void compute_speedups(std::vector<Row>& rows) {
+  std::map<std::tuple<std::string, std::string, std::uint64_t>, double> native;
+  for (const Row& r : rows)
+    if (r.algo == "native") native[{r.pattern, r.params, r.size_bytes}] = r.us.median;
+  for (Row& r : rows) {
+    auto it = native.find({r.pattern, r.params, r.size_bytes});
+    if (it != native.end() && r.us.median > 0.0) r.speedup = it->second / r.us.median;
+  }
+}
+
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+}  // namespace
+
+void write_csv_rows(std::ostream& out, const std::vector<Row>& rows) {
+  for (const Row& r : rows) {
+    out << r.pattern << ',' << r.params << ',' << r.procs << ',' << r.nodes << ',' << r.size_bytes << ',' << r.algo
+        << ',' << fmt("%.3f", r.us.median) << ',' << fmt("%.3f", r.us.min) << ',' << fmt("%.3f", r.us.max) << ','
+        << (r.speedup ? fmt("%.4f", *r.speedup) : std::string()) << '\n';
+  }
+}
+
+void print_timing_table(std::ostream& out, const std::vector<Row>& rows) {
+  char line[256];
+  std::snprintf(line, sizeof line, "# %-10s %-8s %14s %14s %14s %9s\n", "Size(B)", "Algo", "Median(us)", "Min(us)",
+                "Max(us)", "Speedup");
+  out << line;
+  for (const Row& r : rows) {
+    std::snprintf(line, sizeof line, "  %-10s %-8s %14.2f %14.2f %14.2f %9s\n", format_size(r.size_bytes).c_str(),
+                  r.algo.c_str(), r.us.median, r.us.min, r.us.max,
+                  r.speedup ? fmt("%.2fx", *r.speedup).c_str() : "-");
+    out << line;
+  }
+}
+
+void print_create_table(std::ostream& out, const std::vector<CreateRow>& rows) {
+  char line[256];
+  std::snprintf(line, sizeof line, "# %-18s %12s %12s %12s\n", "Graph creation", "Median(ms)", "Min(ms)", "Max(ms)");
+  out << line;
+  for (const CreateRow& r : rows) {
+    std::snprintf(line, sizeof line, "  %-18s %12.3f %12.3f %12.3f\n", r.what.c_str(), r.ms.median, r.ms.min, r.ms.max);
+    out << line;
+  }
+}
+
+void print_traffic_table(std::ostream& out, std::uint64_t block_bytes, const std::vector<std::string>& classes,
+                         const std::vector<TrafficRow>& rows, std::size_t network_class) {
+  out << "# Traffic of one call at " << format_size(block_bytes)
+      << " per block, summed over ranks: messages / bytes per link class\n";
+  char line[512];
+  std::snprintf(line, sizeof line, "# %-8s", "Algo");
+  out << line;
+  for (const auto& c : classes) {
+    std::snprintf(line, sizeof line, " %24s", c.c_str());
+    out << line;
+  }
+  out << '\n';
+  const TrafficRow* native = nullptr;
+  for (const TrafficRow& r : rows)
+    if (r.algo == "native") native = &r;
+  for (const TrafficRow& r : rows) {
+    std::snprintf(line, sizeof line, "  %-8s", r.algo.c_str());
+    out << line;
+    if (!r.note.empty()) {
+      out << ' ' << r.note << '\n';
+      continue;
+    }
+    for (std::size_t c = 0; c < classes.size(); ++c) {
+      std::snprintf(line, sizeof line, " %8llu / %13llu", static_cast<unsigned long long>(r.messages[c]),
+                    static_cast<unsigned long long>(r.bytes[c]));
+      out << line;
+    }
+    out << '\n';
+  }
+  // The link-bound speed-up: native's inter-node bytes over each algorithm's.
+  if (native == nullptr || !native->note.empty()) return;
+  for (const TrafficRow& r : rows) {
+    if (r.algo == "native" || !r.note.empty()) continue;
+    const auto nb = native->bytes[network_class], ab = r.bytes[network_class];
+    if (ab == 0) out << "# bound " << r.algo << ": no inter-node bytes (native " << nb << ")\n";
+    else
+      out << "# bound " << r.algo << ": native inter-node bytes / " << r.algo << " inter-node bytes = "
+          << fmt("%.3f", static_cast<double>(nb) / static_cast<double>(ab)) << '\n';
+  }
+}
+
+}  // namespace nbrbench

@@ -1,0 +1,75 @@
+#include "harness.h"
+
+#include <cstdio>
+
+#include "nbrcoll_hooks.h"
+
+namespace nbrbench {
+
+std::vector<Summary> time_interleaved(const std::vector<std::string>& algos, int warmup, int iters,
+                                      std::uint64_t& call, const CallSteps& steps) {
+  const std::size_t na = algos.size();
+  std::vector<std::vector<double>> t(na, std::vector<double>(static_cast<std::size_t>(iters)));
+  for (int it = -warmup; it < iters; ++it)
+    for (std::size_t a = 0; a < na; ++a) {
+      select_algo(algos[a]);
+      if (steps.prepare) steps.prepare(a, call);
+      MPI_Barrier(MPI_COMM_WORLD);
+      const double t0 = MPI_Wtime();
+      steps.run(a);
+      const double t1 = MPI_Wtime();
+      if (steps.check) steps.check(a, call);
+      ++call;
+      if (it >= 0) t[a][static_cast<std::size_t>(it)] = t1 - t0;
+    }
+  std::vector<Summary> out;
+  for (auto& v : t) {
+    MPI_Allreduce(MPI_IN_PLACE, v.data(), iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    for (double& x : v) x *= 1e6;
+    out.push_back(summarize(v));
+  }
+  return out;
+}
+
+MPI_Comm create_graph(const GraphSpec& g, bool pmpi) {
+  MPI_Comm c = MPI_COMM_NULL;
+  const int indeg = static_cast<int>(g.in.size()), outdeg = static_cast<int>(g.out.size());
+  if (pmpi)
+    PMPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, indeg, g.in.data(), MPI_UNWEIGHTED, outdeg, g.out.data(),
+                                    MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &c);
+  else
+    MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, indeg, g.in.data(), MPI_UNWEIGHTED, outdeg, g.out.data(),
+                                   MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &c);
+  return c;
+}
+
+std::vector<CreateRow> time_creation(const std::vector<std::string>& algos, int reps, const GraphSpec& g) {
+  std::vector<std::string> ways{"pmpi"};
+  ways.insert(ways.end(), algos.begin(), algos.end());
+  std::vector<CreateRow> rows;
+  for (const auto& way : ways) {
+    const bool pmpi = way == "pmpi";
+    if (!pmpi) select_algo(way);
+    std::vector<double> ms(static_cast<std::size_t>(reps));
+    for (int r = 0; r < reps; ++r) {
+      MPI_Barrier(MPI_COMM_WORLD);
+      const double t0 = MPI_Wtime();
+      MPI_Comm c = create_graph(g, pmpi);
+      const double t1 = MPI_Wtime();
+      MPI_Comm_free(&c);
+      ms[static_cast<std::size_t>(r)] = (t1 - t0) * 1e3;
+    }
+    MPI_Allreduce(MPI_IN_PLACE, ms.data(), reps, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    rows.push_back({pmpi ? "pmpi (direct)" : way + " (nbrcoll)", summarize(ms)});
+  }
+  return rows;
+}
+
+bool report_failures(const Checker& c, int rank) {
+  int bad = c.failed ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (c.failed) std::fprintf(stderr, "nbrcoll-bench: VALIDATION FAILED on rank %d: %s\n", rank, c.first.c_str());
+  return bad != 0;
+}
+
+}  // namespace nbrbench

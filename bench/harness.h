@@ -1,0 +1,56 @@
+// Interleaved timing of several algorithms, graph-creation timing and the
+// collection of validation failures.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/report.h"
+#include "core/stats.h"
+
+namespace nbrbench {
+
+// The first validation failure of this rank.
+struct Checker {
+  bool failed = false;
+  std::string first;
+  void fail(const std::string& what) {
+    if (!failed) first = what;
+    failed = true;
+  }
+};
+
+// One timed call: prepare (untimed), barrier, run (timed), check (untimed).
+struct CallSteps {
+  std::function<void(std::size_t algo, std::uint64_t call)> prepare;
+  std::function<void(std::size_t algo)> run;
+  std::function<void(std::size_t algo, std::uint64_t call)> check;
+};
+
+// For `warmup` untimed and then `iters` timed rounds, each algorithm in turn
+// (nbrcoll's override set before each call). Per round the time is the max
+// over ranks (reduced after the loop); returns median/min/max in
+// microseconds per algorithm, the same on every rank. `call` numbers calls
+// (identically on all ranks) and is advanced.
+std::vector<Summary> time_interleaved(const std::vector<std::string>& algos, int warmup, int iters,
+                                      std::uint64_t& call, const CallSteps& steps);
+
+// Graph creation through nbrcoll with each algorithm selected and straight
+// through PMPI ("pmpi"), `reps` times each; milliseconds, max over ranks.
+struct GraphSpec {
+  std::vector<int> in, out;
+};
+std::vector<CreateRow> time_creation(const std::vector<std::string>& algos, int reps, const GraphSpec& g);
+
+// MPI_Dist_graph_create_adjacent over MPI_COMM_WORLD (no weights, no
+// reorder); `pmpi` calls PMPI_ directly, bypassing nbrcoll.
+MPI_Comm create_graph(const GraphSpec& g, bool pmpi = false);
+
+// Every rank with a failure prints it to stderr; true when any rank failed.
+bool report_failures(const Checker& c, int rank);
+
+}  // namespace nbrbench

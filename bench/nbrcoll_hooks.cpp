@@ -1,0 +1,84 @@
+#include "nbrcoll_hooks.h"
+
+#include <map>
+#include <stdexcept>
+
+#include "config.h"
+#include "introspect.h"
+#include "plan.h"
+#include "plan_stats.h"
+
+namespace nbrbench {
+
+namespace {
+
+nbrcoll::Algo to_algo(const std::string& name) {
+  const auto a = nbrcoll::parse_algo(name);
+  if (!a) throw std::invalid_argument("unknown algorithm '" + name + "'");
+  return *a;
+}
+
+Traffic empty_traffic() {
+  Traffic t;
+  t.have = true;
+  t.messages.assign(nbrcoll::algos::kLinkClassCount, 0);
+  t.bytes.assign(nbrcoll::algos::kLinkClassCount, 0);
+  return t;
+}
+
+}  // namespace
+
+void select_algo(const std::string& name) { nbrcoll::set_algo_override(to_algo(name)); }
+
+std::vector<std::string> link_class_names() {
+  std::vector<std::string> names;
+  for (int c = 0; c < nbrcoll::algos::kLinkClassCount; ++c)
+    names.emplace_back(nbrcoll::algos::link_class_name(static_cast<nbrcoll::algos::LinkClass>(c)));
+  return names;
+}
+
+std::size_t network_class_index() { return static_cast<std::size_t>(nbrcoll::algos::LinkClass::kNetwork); }
+
+Traffic plan_traffic(MPI_Comm graph_comm, const std::string& algo, const std::function<std::uint64_t(int)>& block_of) {
+  const nbrcoll::algos::Plan* plan = nbrcoll::plan_for(graph_comm, to_algo(algo));
+  if (plan == nullptr) return {};
+  const auto stats = nbrcoll::algos::compute_stats(*plan, block_of);
+  Traffic t = empty_traffic();
+  for (std::size_t c = 0; c < t.bytes.size(); ++c) {
+    t.messages[c] = stats.sent[c].messages;
+    t.bytes[c] = stats.sent[c].bytes;
+  }
+  return t;
+}
+
+Traffic native_traffic(MPI_Comm graph_comm, int self, const std::vector<int>& out, std::uint64_t block,
+                       const std::vector<int>& node_of) {
+  using nbrcoll::algos::LinkClass;
+  std::map<int, LinkClass> peer_class;
+  if (const auto* linear = nbrcoll::plan_for(graph_comm, nbrcoll::Algo::kLinear))
+    for (const auto& s : linear->sends) peer_class.emplace(s.peer, s.link);
+  Traffic t = empty_traffic();
+  for (int dst : out) {
+    if (dst == self || dst < 0) continue;
+    LinkClass c = node_of[static_cast<std::size_t>(dst)] != node_of[static_cast<std::size_t>(self)]
+                      ? LinkClass::kNetwork
+                      : LinkClass::kMultiHop;
+    if (auto it = peer_class.find(dst); it != peer_class.end()) c = it->second;
+    ++t.messages[static_cast<std::size_t>(c)];
+    t.bytes[static_cast<std::size_t>(c)] += block;
+  }
+  return t;
+}
+
+Traffic reduce_traffic(const Traffic& t, MPI_Comm comm) {
+  int have = t.have ? 1 : 0, all = 0;
+  MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, comm);
+  if (all == 0) return {};
+  Traffic sum = empty_traffic();
+  MPI_Reduce(t.messages.data(), sum.messages.data(), static_cast<int>(t.messages.size()), MPI_UINT64_T, MPI_SUM, 0,
+             comm);
+  MPI_Reduce(t.bytes.data(), sum.bytes.data(), static_cast<int>(t.bytes.size()), MPI_UINT64_T, MPI_SUM, 0, comm);
+  return sum;
+}
+
+}  // namespace nbrbench

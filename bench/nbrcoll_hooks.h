@@ -1,0 +1,42 @@
+// The benchmark's only contact with nbrcoll's internal API: choosing the
+// algorithm and reading a communicator's plan traffic.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace nbrbench {
+
+// Sets nbrcoll's process-wide algorithm override ("native", "linear",
+// "leader", "auto"). Every rank must call it with the same name.
+void select_algo(const std::string& name);
+
+struct Traffic {
+  bool have = false;                    // false: nbrcoll holds no plan
+  std::vector<std::uint64_t> messages;  // per link class
+  std::vector<std::uint64_t> bytes;
+};
+
+std::vector<std::string> link_class_names();
+std::size_t network_class_index();
+
+// What this rank sends in one call with `algo` ("linear" or "leader") on
+// `graph_comm`, blocks of block_of(origin) bytes.
+Traffic plan_traffic(MPI_Comm graph_comm, const std::string& algo, const std::function<std::uint64_t(int)>& block_of);
+
+// What this rank sends in one call of the MPI library's own algorithm: one
+// message of its whole block per out-edge to another rank (duplicate edges
+// each count). The link class of each peer comes from nbrcoll's linear plan
+// on `graph_comm` when it has one, else from `node_of` (network or
+// multi-hop).
+Traffic native_traffic(MPI_Comm graph_comm, int self, const std::vector<int>& out, std::uint64_t block,
+                       const std::vector<int>& node_of);
+
+// Sum of every rank's traffic on rank 0 (collective over `comm`).
+Traffic reduce_traffic(const Traffic& t, MPI_Comm comm);
+
+}  // namespace nbrbench

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The short benchmark run for a fresh machine (a few minutes on 2 cores):
+# RSG (density 0.6) and Moore (d=2, r=1) neighbour allgather on 16 ranks =
+# 2 nodes x 8 ranks with NBRCOLL_TOPO=frontier, native vs linear vs leader.
+# The nodes are network namespaces with 1 Gbit/s links (bench/cluster/run.sh)
+# where the machine allows it, else emulated nodes on one host
+# (NBRCOLL_RANKS_PER_NODE=8, no link cap), and the output says which.
+#
+#   bench/run_main_job.sh [BUILD_DIR (default: build)] [OUT_DIR (default: BUILD_DIR/bench-results)]
+#
+# Writes OUT_DIR/{rsg,moore}.csv, .txt (the tables) and *_speedup.png.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+build=${1:-$root/build}
+mkdir -p "$build" && build=$(cd "$build" && pwd)
+out=${2:-$build/bench-results}
+bench=$build/bin/nbrcoll-bench
+if [[ ! -x "$bench" ]]; then
+  echo "run_main_job: $bench missing, building it" >&2
+  cmake -S "$root" -B "$build" >/dev/null
+  cmake --build "$build" -j2 --target nbrcoll-bench
+fi
+mkdir -p "$out"
+export NBRCOLL_TOPO=${NBRCOLL_TOPO:-frontier}
+unset NBRCOLL_RANKS_PER_NODE NBRCOLL_ALGO
+
+nodes=2 per_node=8
+common=(--warmup 1 --iters 3 --create-reps 3)
+run() {  # run NAME ARGS...: one benchmark on the emulated cluster
+  local name=$1; shift
+  echo "== $name: bench/cluster/run.sh --nodes $nodes --ranks-per-node $per_node --rate 1gbit -- nbrcoll-bench $*" \
+    | tee "$out/$name.txt"
+  "$here/cluster/run.sh" --nodes "$nodes" --ranks-per-node "$per_node" --rate 1gbit -- \
+    "$bench" "$@" "${common[@]}" --csv "$out/$name.csv" \
+    2> >(grep -v 'setpgid' >&2) | tee -a "$out/$name.txt"
+}
+
+start=$SECONDS
+run rsg --pattern rsg --density 0.6 --sizes 1K,16K,256K,1M,2M,4M
+run moore --pattern moore --dims 2 --radius 1 --sizes 1K,16K,256K,1M,2M
+
+py=python3
+/usr/bin/python3 -c 'import matplotlib' 2>/dev/null && py=/usr/bin/python3
+if "$py" -c 'import matplotlib' 2>/dev/null; then
+  "$py" "$here/plot.py" --out "$out" "$out/rsg.csv" "$out/moore.csv"
+else
+  echo "run_main_job: matplotlib not found (apt-get install python3-matplotlib): no charts" >&2
+fi
+echo "run_main_job: done in $((SECONDS - start)) s; results in $out"

@@ -1,0 +1,99 @@
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <vector>
+
+#include "fill.h"
+#include "options.h"
+#include "report.h"
+#include "sizes.h"
+#include "stats.h"
+
+using namespace nbrbench;
+
+TEST(Sizes, ParseUnitsRangesAndLists) {
+  EXPECT_EQ(parse_size("4096"), 4096u);
+  EXPECT_EQ(parse_size("1K"), 1024u);
+  EXPECT_EQ(parse_size("64M"), 64u << 20);
+  EXPECT_EQ(parse_size("1G"), 1u << 30);
+  EXPECT_EQ(parse_size("2KiB"), 2048u);
+  EXPECT_EQ(parse_sizes("1K:8K"), (std::vector<std::uint64_t>{1024, 2048, 4096, 8192}));
+  EXPECT_EQ(parse_sizes("4K,1,1K:2K,4K"), (std::vector<std::uint64_t>{1, 1024, 2048, 4096}));
+  EXPECT_EQ(parse_sizes("1K:64M").size(), 17u);
+  EXPECT_THROW(parse_size("12X"), std::invalid_argument);
+  EXPECT_THROW(parse_size("K"), std::invalid_argument);
+  EXPECT_THROW(parse_sizes("8K:1K"), std::invalid_argument);
+  EXPECT_THROW(parse_sizes("1K,,2K"), std::invalid_argument);
+  EXPECT_EQ(format_size(1024), "1K");
+  EXPECT_EQ(format_size(3000), "3000");
+  EXPECT_EQ(format_size(4u << 20), "4M");
+}
+
+TEST(Stats, MedianMinMax) {
+  const Summary odd = summarize({5, 1, 3});
+  EXPECT_DOUBLE_EQ(odd.median, 3);
+  EXPECT_DOUBLE_EQ(odd.min, 1);
+  EXPECT_DOUBLE_EQ(odd.max, 5);
+  EXPECT_DOUBLE_EQ(summarize({4, 1, 2, 3}).median, 2.5);
+  EXPECT_DOUBLE_EQ(summarize({}).median, 0);
+}
+
+TEST(Fill, BlocksCheckByteByByteAndDifferPerSourceAndCall) {
+  for (std::size_t n : {0u, 1u, 7u, 8u, 9u, 1000u}) {
+    std::vector<std::uint8_t> b(n);
+    fill_block(b.data(), n, 3, 11);
+    EXPECT_EQ(first_mismatch(b.data(), n, 3, 11), n);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(b[i], expected_byte(3, i, 11));
+    if (n == 0) continue;
+    b[n / 2] ^= 1;
+    EXPECT_EQ(first_mismatch(b.data(), n, 3, 11), n / 2);
+  }
+  std::vector<std::uint8_t> a(64), b(64), c(64);
+  fill_block(a.data(), 64, 1, 1);
+  fill_block(b.data(), 64, 2, 1);
+  fill_block(c.data(), 64, 1, 2);
+  EXPECT_NE(a, b);
+  EXPECT_NE(a, c);
+  EXPECT_LT(first_mismatch(a.data(), 64, 1, 2), 64u);
+  EXPECT_NE(b_value(1, 2, 3), b_value(1, 2, 4));
+}
+
+TEST(Options, PatternsAndErrors) {
+  const Options o = parse_options({"--pattern", "rsg", "--density", "0.4", "--sizes", "1K,4K", "--no-validate"});
+  EXPECT_EQ(o.pattern, "rsg");
+  EXPECT_DOUBLE_EQ(o.density, 0.4);
+  EXPECT_FALSE(o.validate);
+  EXPECT_EQ(o.sizes.size(), 2u);
+  EXPECT_EQ(o.algos, (std::vector<std::string>{"native", "linear", "leader"}));
+  EXPECT_EQ(params_string(o), "density=0.4;seed=1");
+  EXPECT_EQ(parse_options({"--pattern", "moore"}).sizes.size(), 17u);  // default 1K:64M
+  EXPECT_EQ(params_string(parse_options({"--pattern", "moore", "--dims", "3", "--radius", "2"})), "d=3;r=2");
+  EXPECT_EQ(parse_options({"--pattern", "spmm", "--matrix", "gen:ccc:6", "--cols", "64,8"}).cols,
+            (std::vector<int>{8, 64}));
+  EXPECT_THROW(parse_options({}), std::invalid_argument);
+  EXPECT_THROW(parse_options({"--pattern", "spmm"}), std::invalid_argument);
+  EXPECT_THROW(parse_options({"--pattern", "file"}), std::invalid_argument);
+  EXPECT_THROW(parse_options({"--pattern", "rsg", "--density", "2"}), std::invalid_argument);
+  EXPECT_THROW(parse_options({"--pattern", "rsg", "--algos", "native,fast"}), std::invalid_argument);
+  EXPECT_THROW(parse_options({"--pattern", "rsg", "--iters"}), std::invalid_argument);
+  EXPECT_THROW(parse_options({"--pattern", "rsg", "--bogus"}), std::invalid_argument);
+}
+
+TEST(Report, SpeedupsAndCsvColumns) {
+  std::vector<Row> rows{{"rsg", "density=0.6;seed=1", 16, 2, 1024, "native", {100, 90, 120}, {}},
+                        {"rsg", "density=0.6;seed=1", 16, 2, 1024, "leader", {50, 40, 60}, {}},
+                        {"rsg", "density=0.6;seed=1", 16, 2, 2048, "leader", {50, 40, 60}, {}}};
+  compute_speedups(rows);
+  ASSERT_TRUE(rows[1].speedup.has_value());
+  EXPECT_DOUBLE_EQ(*rows[1].speedup, 2.0);
+  EXPECT_FALSE(rows[2].speedup.has_value());
+  std::ostringstream csv;
+  write_csv_rows(csv, rows);
+  EXPECT_EQ(csv.str().substr(0, csv.str().find('\n')),
+            "rsg,density=0.6;seed=1,16,2,1024,native,100.000,90.000,120.000,1.0000");
+  EXPECT_EQ(std::string(kCsvHeader),
+            "pattern,params,procs,nodes,size_bytes,algo,median_us,min_us,max_us,speedup_vs_native");
+  std::ostringstream table;
+  print_timing_table(table, rows);
+  EXPECT_NE(table.str().find("2.00x"), std::string::npos);
+}
