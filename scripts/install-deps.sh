@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what nbrcoll needs from Debian 12's packages. Idempotent, and fast
+# when everything is already there (no apt-get at all then).
+#   scripts/install-deps.sh          build + tests + benchmarks
+#   scripts/install-deps.sh --hip    also the ROCm HIP compiler and runtime
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config
+  libopenmpi-dev openmpi-bin
+  libhwloc-dev hwloc libucx-dev
+  googletest libgtest-dev libgmock-dev libbenchmark-dev
+  librocm-smi-dev
+  iproute2 python3 python3-matplotlib
+)
+if [[ "${1:-}" == "--hip" ]]; then
+  packages+=(hipcc libamdhip64-dev)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done"
