@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 if [[ -n "${NBRCOLL_SANITIZE:-}" ]]; then
   dir=build-asan
-  scripts/build.sh "$dir" -DNBRCOLL_SANITIZE="$NBRCOLL_SANITIZE" -DCMAKE_BUILD_TYPE=Debug
+  scripts/build.sh "$dir" -DNBRCOLL_SANITIZE="$NBRCOLL_SANITIZE" -DCMAKE_BUILD_TYPE=Debug -DNBRCOLL_BUILD_BENCH=OFF
 else
   dir=build
   scripts/build.sh "$dir"
