@@ -7,6 +7,7 @@
 
 #include "comm_state.h"
 #include "config.h"
+#include "device_memory.h"
 #include "executor.h"
 #include "log.h"
 
@@ -67,6 +68,11 @@ Algo choose_auto(std::uint64_t block, const GraphInfo& info) {
   return info.any_proc_null ? Algo::kLinear : Algo::kNative;
 }
 
+// Reasons in the per-call agreement, combined with MAX (the strongest wins).
+constexpr std::int64_t kTakeIt = 0;
+constexpr std::int64_t kDeviceBuffers = 1;
+constexpr std::int64_t kCannotPrepare = 2;
+
 void warn_fallback_once(const char* why) {
   static std::atomic<bool> warned{false};
   if (!warned.exchange(true)) log(LogLevel::kWarn, "falling back to the MPI's own neighbor allgather: %s", why);
@@ -94,19 +100,29 @@ int neighbor_allgather(const UserCall& c, bool variable) {
     if (algo == Algo::kNative) return to_pmpi(c, variable);
   }
 
+  // One agreement for all ranks: {largest block, reason to hand the call to PMPI}.
+  // A rank must never fall back alone: its peers would wait for it forever.
   CallLayout layout;
-  std::int64_t vote[2] = {0, 0};  // {largest block, failed}: one agreement for all ranks
-  try {
-    vote[1] = layout.prepare(args, info.in) != MPI_SUCCESS ? 1 : 0;
-    vote[0] = static_cast<std::int64_t>(layout.largest_block());
-  } catch (const std::bad_alloc&) {
-    vote[1] = 1;
+  std::int64_t vote[2] = {0, kTakeIt};
+  if (is_device_memory(c.sendbuf) || is_device_memory(c.recvbuf)) {
+    vote[1] = kDeviceBuffers;  // the executor moves host bytes only: don't touch them
+  } else {
+    try {
+      vote[1] = layout.prepare(args, info.in) != MPI_SUCCESS ? kCannotPrepare : kTakeIt;
+      vote[0] = static_cast<std::int64_t>(layout.largest_block());
+    } catch (const std::bad_alloc&) {
+      vote[1] = kCannotPrepare;
+    }
   }
   const MPI_Comm comm = private_comm(c.comm, *state);
   if (comm == MPI_COMM_NULL) return to_pmpi(c, variable);
   int rc = PMPI_Allreduce(MPI_IN_PLACE, vote, 2, MPI_INT64_T, MPI_MAX, comm);
-  if (rc != MPI_SUCCESS || vote[1] != 0) {
+  if (rc != MPI_SUCCESS || vote[1] == kCannotPrepare) {
     warn_fallback_once(rc != MPI_SUCCESS ? "agreement failed" : "a rank could not prepare its buffers");
+    return to_pmpi(c, variable);
+  }
+  if (vote[1] == kDeviceBuffers) {
+    log(LogLevel::kInfo, "device buffers on some rank: this call goes to the MPI's own neighbor allgather");
     return to_pmpi(c, variable);
   }
   if (algo == Algo::kAuto) {

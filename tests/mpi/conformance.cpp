@@ -6,7 +6,8 @@
 // graphs with MPI_PROC_NULL neighbours, on which Open MPI 4.1's own crashes).
 //
 // Options: --quick (fewer, smaller cases), --cycles N (create/free N graphs
-// and check that memory does not grow). EXPECT_NBRCOLL=1 in the environment
+// and check that memory does not grow), --fake-device LIB (rank 0's receive
+// buffers look like device memory: every call must go to PMPI, on all ranks). EXPECT_NBRCOLL=1 in the environment
 // makes it fail unless MPI_Neighbor_allgather resolves into libnbrcoll.
 #include <dlfcn.h>
 #include <mpi.h>
@@ -25,6 +26,10 @@ namespace {
 
 int g_rank = 0;
 int g_size = 1;
+// --fake-device LIB: rank 0's receive buffers are reported as device memory by
+// a stand-in CUDA driver, so nbrcoll must hand every call to PMPI on all ranks.
+void (*g_mark_device)(const void*, std::size_t) = nullptr;
+void (*g_clear_device)() = nullptr;
 long g_checks = 0;
 long g_failures = 0;
 
@@ -254,6 +259,10 @@ void run_case(MPI_Comm comm, const Graph& g, const TypeCase& t, int base_count, 
   std::vector<unsigned char> theirs(lay.bytes, 0xA5);
   const std::string what = describe(g, t, base_count, variable, call);
 
+  if (g_mark_device != nullptr && g_rank == 0) {
+    g_clear_device();
+    g_mark_device(ours.data(), ours.size());
+  }
   int rc;
   if (variable) {
     rc = MPI_Neighbor_allgatherv(sb.data(), mycount, t.send, ours.data(), lay.counts.data(), lay.displs.data(), t.recv,
@@ -407,6 +416,14 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) quick = true;
     if (std::strcmp(argv[i], "--cycles") == 0 && i + 1 < argc) cycles = std::atoi(argv[++i]);
+    if (std::strcmp(argv[i], "--fake-device") == 0 && i + 1 < argc) {
+      void* lib = dlopen(argv[++i], RTLD_NOW | RTLD_GLOBAL);
+      check(lib != nullptr, "cannot load the fake device runtime");
+      if (lib != nullptr) {
+        g_mark_device = reinterpret_cast<void (*)(const void*, std::size_t)>(dlsym(lib, "fake_cuda_mark_device"));
+        g_clear_device = reinterpret_cast<void (*)()>(dlsym(lib, "fake_cuda_clear"));
+      }
+    }
   }
   check_interposed();
 
@@ -425,7 +442,8 @@ int main(int argc, char** argv) {
     // Open MPI 4.1's own neighbor collectives crash on MPI_PROC_NULL neighbours:
     // those graphs only run where nbrcoll takes the call.
     const char* algo = std::getenv("NBRCOLL_ALGO");
-    if (!interposed() || (algo != nullptr && std::strcmp(algo, "native") == 0)) {
+    // The same holds with --fake-device, where every call goes to PMPI.
+    if (!interposed() || g_mark_device != nullptr || (algo != nullptr && std::strcmp(algo, "native") == 0)) {
       graphs.erase(std::remove_if(graphs.begin(), graphs.end(), [](const Graph& g) { return g.has_null; }), graphs.end());
     }
     const std::vector<TypeCase> types = make_types();
