@@ -7,7 +7,9 @@
 namespace nbrcoll::algos {
 namespace {
 
-bool valid_rank(const CommGraph& g, int r) { return r >= 0 && r < g.size(); }
+bool valid_rank(const CommGraph& g, int r) {
+  return r >= 0 && r < g.size();
+}
 
 }  // namespace
 
@@ -48,7 +50,8 @@ PlanInput make_plan_input(const CommGraph& g, int rank) {
   input.in = g.in[r];
   input.out = g.out[r];
   for (int q = 0; q < g.size(); ++q) {
-    if (g.places[static_cast<std::size_t>(q)].node == node) input.node_in.emplace_back(q, g.in[static_cast<std::size_t>(q)]);
+    if (g.places[static_cast<std::size_t>(q)].node == node)
+      input.node_in.emplace_back(q, g.in[static_cast<std::size_t>(q)]);
   }
   return input;
 }

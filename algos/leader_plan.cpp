@@ -20,10 +20,7 @@ constexpr Share kWhole{0, 1, 1};
 
 class LeaderPlanner {
  public:
-  explicit LeaderPlanner(const PlanInput& input)
-      : in_(input), me_(input.rank) {
-    plan_.rank = me_;
-  }
+  explicit LeaderPlanner(const PlanInput& input) : in_(input), me_(input.rank) { plan_.rank = me_; }
 
   Plan build() {
     index_home_slots();
@@ -236,6 +233,8 @@ class LeaderPlanner {
 
 }  // namespace
 
-Plan build_leader_plan(const PlanInput& input) { return LeaderPlanner(input).build(); }
+Plan build_leader_plan(const PlanInput& input) {
+  return LeaderPlanner(input).build();
+}
 
 }  // namespace nbrcoll::algos

@@ -17,11 +17,16 @@ ByteRange share_bytes(const Share& share, std::uint64_t block) {
 
 const char* link_class_name(LinkClass c) {
   switch (c) {
-    case LinkClass::kSameDevice: return "same-device";
-    case LinkClass::kSamePackage: return "same-package";
-    case LinkClass::kLinked: return "xgmi-linked";
-    case LinkClass::kMultiHop: return "multi-hop";
-    case LinkClass::kNetwork: return "network";
+    case LinkClass::kSameDevice:
+      return "same-device";
+    case LinkClass::kSamePackage:
+      return "same-package";
+    case LinkClass::kLinked:
+      return "xgmi-linked";
+    case LinkClass::kMultiHop:
+      return "multi-hop";
+    case LinkClass::kNetwork:
+      return "network";
   }
   return "?";
 }

@@ -20,7 +20,8 @@ constexpr std::size_t kMaxErrors = 20;
 // or a wrong offset shows. Eight bytes per 64-bit mix.
 void fill_pattern(int rank, std::vector<unsigned char>& block) {
   for (std::uint64_t w = 0; w * 8 < block.size(); ++w) {
-    std::uint64_t x = (static_cast<std::uint64_t>(rank) + 1) * 0x9E3779B97F4A7C15ULL ^ ((w + 1) * 0xBF58476D1CE4E5B9ULL);
+    std::uint64_t x =
+        (static_cast<std::uint64_t>(rank) + 1) * 0x9E3779B97F4A7C15ULL ^ ((w + 1) * 0xBF58476D1CE4E5B9ULL);
     x ^= x >> 29;
     x *= 0x94D049BB133111EBULL;
     x ^= x >> 32;
@@ -36,7 +37,9 @@ bool all_canary(const unsigned char* p, std::uint64_t n) {
   return true;
 }
 
-bool valid_share(const Share& s) { return s.total > 0 && s.lo <= s.hi && s.hi <= s.total; }
+bool valid_share(const Share& s) {
+  return s.total > 0 && s.lo <= s.hi && s.hi <= s.total;
+}
 
 struct Endpoint {
   int sender, receiver, tag, rank, index;
@@ -88,7 +91,8 @@ class Simulation {
       if (!rank_ok(v.peer) || v.peer == r) error(at(r, "recvs", i) + "bad peer");
       if (!rank_ok(v.origin) || v.origin == r) error(at(r, "recvs", i) + "bad origin");
       if (!valid_share(v.share)) error(at(r, "recvs", i) + "bad share");
-      if (!slot_ok(r, v.slot) || in(r)[static_cast<std::size_t>(v.slot)] != v.origin) error(at(r, "recvs", i) + "slot of another origin");
+      if (!slot_ok(r, v.slot) || in(r)[static_cast<std::size_t>(v.slot)] != v.origin)
+        error(at(r, "recvs", i) + "slot of another origin");
     }
     for (std::size_t i = 0; i < p.sends.size(); ++i) {
       const Send& s = p.sends[i];
@@ -121,7 +125,8 @@ class Simulation {
       const int origin = in(r)[static_cast<std::size_t>(c.to_slot)];
       if (c.from_slot == -1) {
         if (origin != r) error(at(r, "copies", i) + "send-buffer copy into a slot of another origin");
-      } else if (!slot_ok(r, c.from_slot) || in(r)[static_cast<std::size_t>(c.from_slot)] != origin || c.from_slot == c.to_slot) {
+      } else if (!slot_ok(r, c.from_slot) || in(r)[static_cast<std::size_t>(c.from_slot)] != origin ||
+                 c.from_slot == c.to_slot) {
         error(at(r, "copies", i) + "copy from a slot of another origin");
       }
     }
@@ -132,8 +137,10 @@ class Simulation {
     std::vector<Endpoint> recvs;
     for (int r = 0; r < static_cast<int>(n_); ++r) {
       const Plan& p = plan(r);
-      for (std::size_t i = 0; i < p.sends.size(); ++i) sends.push_back({r, p.sends[i].peer, p.sends[i].tag, r, static_cast<int>(i)});
-      for (std::size_t i = 0; i < p.recvs.size(); ++i) recvs.push_back({p.recvs[i].peer, r, p.recvs[i].tag, r, static_cast<int>(i)});
+      for (std::size_t i = 0; i < p.sends.size(); ++i)
+        sends.push_back({r, p.sends[i].peer, p.sends[i].tag, r, static_cast<int>(i)});
+      for (std::size_t i = 0; i < p.recvs.size(); ++i)
+        recvs.push_back({p.recvs[i].peer, r, p.recvs[i].tag, r, static_cast<int>(i)});
     }
     auto key = [](const Endpoint& e) { return std::tuple(e.sender, e.receiver, e.tag); };
     auto less = [&](const Endpoint& a, const Endpoint& b) { return key(a) < key(b); };
@@ -158,7 +165,8 @@ class Simulation {
         }
         const Send& s = plan(sends[a].rank).sends[static_cast<std::size_t>(sends[a].index)];
         const Recv& v = plan(recvs[b].rank).recvs[static_cast<std::size_t>(recvs[b].index)];
-        if (s.origin != v.origin || !(s.share == v.share)) error("send and recv disagree on the fragment: " + name(sends[a]));
+        if (s.origin != v.origin || !(s.share == v.share))
+          error("send and recv disagree on the fragment: " + name(sends[a]));
         matched_[static_cast<std::size_t>(sends[a].rank)][static_cast<std::size_t>(sends[a].index)] = recvs[b].index;
         ++result_.fragments;
         ++a;
@@ -189,7 +197,8 @@ class Simulation {
   }
 
   unsigned char* slot_ptr(int r, int slot) {
-    return recv_buf_[static_cast<std::size_t>(r)].data() + slot_at_[static_cast<std::size_t>(r)][static_cast<std::size_t>(slot)];
+    return recv_buf_[static_cast<std::size_t>(r)].data() +
+           slot_at_[static_cast<std::size_t>(r)][static_cast<std::size_t>(slot)];
   }
 
   void execute() {
@@ -226,13 +235,16 @@ class Simulation {
         std::memcpy(slot_ptr(s.peer, v.slot) + range.begin, from + range.begin, range.size());
         written_[static_cast<std::size_t>(s.peer)][static_cast<std::size_t>(v.slot)].push_back(range);
       }
-      const std::uint64_t d = (s.after_recv < 0 ? 0 : depth[static_cast<std::size_t>(r)][static_cast<std::size_t>(s.after_recv)]) + 1;
+      const std::uint64_t d =
+          (s.after_recv < 0 ? 0 : depth[static_cast<std::size_t>(r)][static_cast<std::size_t>(s.after_recv)]) + 1;
       depth[static_cast<std::size_t>(s.peer)][static_cast<std::size_t>(vi)] = d;
       result_.rounds = std::max(result_.rounds, d);
-      for (const int next : dependents[static_cast<std::size_t>(s.peer)][static_cast<std::size_t>(vi)]) ready.emplace_back(s.peer, next);
+      for (const int next : dependents[static_cast<std::size_t>(s.peer)][static_cast<std::size_t>(vi)])
+        ready.emplace_back(s.peer, next);
     }
     if (fired != total_sends) {
-      error("deadlock: " + std::to_string(total_sends - fired) + " of " + std::to_string(total_sends) + " sends never became ready");
+      error("deadlock: " + std::to_string(total_sends - fired) + " of " + std::to_string(total_sends) +
+            " sends never became ready");
     }
   }
 
@@ -250,10 +262,12 @@ class Simulation {
     for (int r = 0; r < static_cast<int>(n_); ++r) {
       for (const LocalCopy& c : plan(r).copies) {
         if (c.from_slot >= 0 && copies_into(r, c.from_slot) > 0) {
-          error("rank " + std::to_string(r) + ": copy from slot " + std::to_string(c.from_slot) + ", itself a copy target");
+          error("rank " + std::to_string(r) + ": copy from slot " + std::to_string(c.from_slot) +
+                ", itself a copy target");
         }
         const int origin = in(r)[static_cast<std::size_t>(c.to_slot)];
-        const unsigned char* from = c.from_slot < 0 ? send_buf_[static_cast<std::size_t>(r)].data() : slot_ptr(r, c.from_slot);
+        const unsigned char* from =
+            c.from_slot < 0 ? send_buf_[static_cast<std::size_t>(r)].data() : slot_ptr(r, c.from_slot);
         if (block(origin) > 0) std::memcpy(slot_ptr(r, c.to_slot), from, block(origin));
         written_[static_cast<std::size_t>(r)][static_cast<std::size_t>(c.to_slot)].push_back({0, block(origin)});
       }
@@ -283,12 +297,13 @@ class Simulation {
         auto& ranges = written_[ru][static_cast<std::size_t>(slot)];
         const int n_recvs = recvs_into_[ru][static_cast<std::size_t>(slot)];
         if (n_copies + (n_recvs > 0 ? 1 : 0) != 1) {
-          error(where + "must be filled by receives or by one local copy (has " + std::to_string(n_recvs) + " receives, " +
-                std::to_string(n_copies) + " copies)");
+          error(where + "must be filled by receives or by one local copy (has " + std::to_string(n_recvs) +
+                " receives, " + std::to_string(n_copies) + " copies)");
         }
         if (origin == r && n_copies != 1) error(where + "self slot needs exactly one local copy");
         if (n_copies == 0) {
-          std::sort(ranges.begin(), ranges.end(), [](const ByteRange& x, const ByteRange& y) { return x.begin < y.begin; });
+          std::sort(ranges.begin(), ranges.end(),
+                    [](const ByteRange& x, const ByteRange& y) { return x.begin < y.begin; });
           std::uint64_t covered = 0;
           for (const ByteRange& range : ranges) {
             if (range.begin != covered) {
@@ -299,7 +314,8 @@ class Simulation {
           }
           if (covered != size) error(where + "block not complete");
         }
-        if (size > 0 && std::memcmp(recv_buf_[ru].data() + start, send_buf_[static_cast<std::size_t>(origin)].data(), size) != 0) {
+        if (size > 0 &&
+            std::memcmp(recv_buf_[ru].data() + start, send_buf_[static_cast<std::size_t>(origin)].data(), size) != 0) {
           error(where + "bytes differ from the origin's block");
         }
       }
@@ -343,13 +359,14 @@ class Simulation {
   std::vector<std::vector<unsigned char>> recv_buf_;
   std::vector<std::vector<std::uint64_t>> slot_at_;
   std::vector<std::vector<std::vector<ByteRange>>> written_;  // [rank][slot]
-  std::vector<std::vector<int>> recvs_into_;                 // [rank][slot]
+  std::vector<std::vector<int>> recvs_into_;                  // [rank][slot]
   std::unordered_map<std::pair<int, int>, int, PairHash> copies_into_;
 };
 
 }  // namespace
 
-SimResult simulate(const CommGraph& graph, const std::vector<Plan>& plans, const std::vector<std::uint64_t>& block_bytes) {
+SimResult simulate(const CommGraph& graph, const std::vector<Plan>& plans,
+                   const std::vector<std::uint64_t>& block_bytes) {
   return Simulation(graph, plans, block_bytes).run();
 }
 
@@ -362,13 +379,16 @@ std::vector<std::string> compare_with_linear(const SimResult& candidate, const S
       total_c += c[o];
       total_l += l[o];
       if (c[o] > l[o] && errors.size() < kMaxErrors) {
-        errors.push_back(std::string(what) + " of origin " + std::to_string(o) + ": " + std::to_string(c[o]) + " > linear " +
-                         std::to_string(l[o]));
+        errors.push_back(std::string(what) + " of origin " + std::to_string(o) + ": " + std::to_string(c[o]) +
+                         " > linear " + std::to_string(l[o]));
       }
     }
-    if (total_c > total_l) errors.push_back(std::string("total ") + what + ": " + std::to_string(total_c) + " > linear " + std::to_string(total_l));
+    if (total_c > total_l)
+      errors.push_back(std::string("total ") + what + ": " + std::to_string(total_c) + " > linear " +
+                       std::to_string(total_l));
   };
-  if (candidate.network_bytes.size() != linear.network_bytes.size()) errors.push_back("results of different communicators");
+  if (candidate.network_bytes.size() != linear.network_bytes.size())
+    errors.push_back("results of different communicators");
   check(candidate.network_bytes, linear.network_bytes, "network bytes");
   check(candidate.off_device_bytes, linear.off_device_bytes, "bytes leaving the origin's GCD");
   return errors;

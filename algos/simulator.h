@@ -22,10 +22,10 @@ namespace nbrcoll::algos {
 
 // A communicator with a distributed graph topology, as MPI would hold it.
 struct CommGraph {
-  std::vector<RankPlace> places;         // one per rank
-  std::vector<NodeMatrices> nodes;       // one per node index (its topology)
-  std::vector<std::vector<int>> in;      // in-list of each rank (kNoRank allowed)
-  std::vector<std::vector<int>> out;     // out-list of each rank (kNoRank allowed)
+  std::vector<RankPlace> places;      // one per rank
+  std::vector<NodeMatrices> nodes;    // one per node index (its topology)
+  std::vector<std::vector<int>> in;   // in-list of each rank (kNoRank allowed)
+  std::vector<std::vector<int>> out;  // out-list of each rank (kNoRank allowed)
   [[nodiscard]] int size() const { return static_cast<int>(places.size()); }
 };
 

@@ -56,8 +56,9 @@ std::vector<TrafficRow> collect_traffic(const std::vector<std::string>& algos, c
 }
 
 Outcome run_allgather(const Options& o, const World& w, const Graph& g) {
-  if (g.n != w.procs) throw std::runtime_error("graph has " + std::to_string(g.n) + " vertices for " +
-                                               std::to_string(w.procs) + " ranks");
+  if (g.n != w.procs)
+    throw std::runtime_error("graph has " + std::to_string(g.n) + " vertices for " + std::to_string(w.procs) +
+                             " ranks");
   Outcome res;
   {
     std::ostringstream d;
@@ -86,8 +87,8 @@ Outcome run_allgather(const Options& o, const World& w, const Graph& g) {
       steps.prepare = [&](std::size_t, std::uint64_t c) { fill_block(send.data(), block, w.rank, c); };
       steps.check = [&](std::size_t a, std::uint64_t c) {
         if (o.inject_fault && w.rank == w.procs - 1 && !spec.in.empty() && block > 0) recv[kGuard + block / 2] ^= 0x40;
-        check_allgather(recv, spec.in, block, c, o.algos[a] + " size " + std::to_string(size) + " call " +
-                                                     std::to_string(c), chk);
+        check_allgather(recv, spec.in, block, c,
+                        o.algos[a] + " size " + std::to_string(size) + " call " + std::to_string(c), chk);
       };
     }
     steps.run = [&](std::size_t a) {

@@ -6,8 +6,8 @@
 
 namespace nbrbench {
 
-std::vector<Summary> time_interleaved(const std::vector<std::string>& algos, int warmup, int iters,
-                                      std::uint64_t& call, const CallSteps& steps) {
+std::vector<Summary> time_interleaved(const std::vector<std::string>& algos, int warmup, int iters, std::uint64_t& call,
+                                      const CallSteps& steps) {
   const std::size_t na = algos.size();
   std::vector<std::vector<double>> t(na, std::vector<double>(static_cast<std::size_t>(iters)));
   for (int it = -warmup; it < iters; ++it)

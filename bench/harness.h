@@ -36,8 +36,8 @@ struct CallSteps {
 // over ranks (reduced after the loop); returns median/min/max in
 // microseconds per algorithm, the same on every rank. `call` numbers calls
 // (identically on all ranks) and is advanced.
-std::vector<Summary> time_interleaved(const std::vector<std::string>& algos, int warmup, int iters,
-                                      std::uint64_t& call, const CallSteps& steps);
+std::vector<Summary> time_interleaved(const std::vector<std::string>& algos, int warmup, int iters, std::uint64_t& call,
+                                      const CallSteps& steps);
 
 // Graph creation through nbrcoll with each algorithm selected and straight
 // through PMPI ("pmpi"), `reps` times each; milliseconds, max over ranks.

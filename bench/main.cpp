@@ -78,7 +78,9 @@ int main(int argc, char** argv) {
     }
   } catch (const std::exception& e) {
     // Every rank parses the same input, so input errors hit all ranks alike.
-    if (rank == 0) std::cerr << "nbrcoll-bench: " << e.what() << "\n" << (std::string(e.what()).find("--") != std::string::npos ? usage() : "");
+    if (rank == 0)
+      std::cerr << "nbrcoll-bench: " << e.what() << "\n"
+                << (std::string(e.what()).find("--") != std::string::npos ? usage() : "");
     MPI_Finalize();
     return 2;
   }

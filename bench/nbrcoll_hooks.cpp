@@ -28,7 +28,9 @@ Traffic empty_traffic() {
 
 }  // namespace
 
-void select_algo(const std::string& name) { nbrcoll::set_algo_override(to_algo(name)); }
+void select_algo(const std::string& name) {
+  nbrcoll::set_algo_override(to_algo(name));
+}
 
 std::vector<std::string> link_class_names() {
   std::vector<std::string> names;
@@ -37,7 +39,9 @@ std::vector<std::string> link_class_names() {
   return names;
 }
 
-std::size_t network_class_index() { return static_cast<std::size_t>(nbrcoll::algos::LinkClass::kNetwork); }
+std::size_t network_class_index() {
+  return static_cast<std::size_t>(nbrcoll::algos::LinkClass::kNetwork);
+}
 
 Traffic plan_traffic(MPI_Comm graph_comm, const std::string& algo, const std::function<std::uint64_t(int)>& block_of) {
   const nbrcoll::algos::Plan* plan = nbrcoll::plan_for(graph_comm, to_algo(algo));

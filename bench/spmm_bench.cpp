@@ -94,9 +94,14 @@ Outcome run_spmm(const Options& o, const World& w) {
     std::vector<double> b_local(static_cast<std::size_t>(sendcount));
     std::vector<double> recv(static_cast<std::size_t>(total));
     std::vector<double> c(static_cast<std::size_t>(my_rows * k));
-    const double guard = [] { double g; std::memset(&g, kGuardByte, sizeof g); return g; }();
+    const double guard = [] {
+      double g;
+      std::memset(&g, kGuardByte, sizeof g);
+      return g;
+    }();
     std::vector<int> slot_of(static_cast<std::size_t>(procs), -1);
-    for (std::size_t i = 0; i < spec.in.size(); ++i) slot_of[static_cast<std::size_t>(spec.in[i])] = static_cast<int>(i);
+    for (std::size_t i = 0; i < spec.in.size(); ++i)
+      slot_of[static_cast<std::size_t>(spec.in[i])] = static_cast<int>(i);
     const auto b0 = l.b_start[static_cast<std::size_t>(me)];
 
     CallSteps steps;
@@ -113,7 +118,8 @@ Outcome run_spmm(const Options& o, const World& w) {
     };
     if (o.validate)
       steps.check = [&](std::size_t alg, std::uint64_t cl) {
-        if (o.inject_fault && me == procs - 1 && !counts.empty() && counts[0] > 0) recv[static_cast<std::size_t>(displs[0])] += 1.0;
+        if (o.inject_fault && me == procs - 1 && !counts.empty() && counts[0] > 0)
+          recv[static_cast<std::size_t>(displs[0])] += 1.0;
         const std::string what = o.algos[alg] + " cols " + std::to_string(k) + " call " + std::to_string(cl);
         // Every received value and every guard.
         std::vector<char> in_block(recv.size(), 0);
@@ -138,17 +144,22 @@ Outcome run_spmm(const Options& o, const World& w) {
         std::fill(c.begin(), c.end(), 0.0);
         for (std::int64_t r = 0; r < my_rows; ++r) {
           const auto row = l.row_start[static_cast<std::size_t>(me)] + r;
-          for (auto e = a.row_ptr[static_cast<std::size_t>(row)]; e < a.row_ptr[static_cast<std::size_t>(row) + 1]; ++e) {
+          for (auto e = a.row_ptr[static_cast<std::size_t>(row)]; e < a.row_ptr[static_cast<std::size_t>(row) + 1];
+               ++e) {
             const auto col = a.col[static_cast<std::size_t>(e)];
             const int owner = l.b_owner(col);
-            const double* brow = owner == me ? &b_local[static_cast<std::size_t>((col - b0) * k)]
-                                             : &recv[static_cast<std::size_t>(displs[static_cast<std::size_t>(slot_of[static_cast<std::size_t>(owner)])] +
-                                                                              (col - l.b_start[static_cast<std::size_t>(owner)]) * k)];
-            for (int j = 0; j < k; ++j) c[static_cast<std::size_t>(r * k + j)] += a.value[static_cast<std::size_t>(e)] * brow[j];
+            const double* brow = owner == me
+                                     ? &b_local[static_cast<std::size_t>((col - b0) * k)]
+                                     : &recv[static_cast<std::size_t>(
+                                           displs[static_cast<std::size_t>(slot_of[static_cast<std::size_t>(owner)])] +
+                                           (col - l.b_start[static_cast<std::size_t>(owner)]) * k)];
+            for (int j = 0; j < k; ++j)
+              c[static_cast<std::size_t>(r * k + j)] += a.value[static_cast<std::size_t>(e)] * brow[j];
           }
           for (int j = 0; j < k; ++j) {
             double ref = 0.0;
-            for (auto e = a.row_ptr[static_cast<std::size_t>(row)]; e < a.row_ptr[static_cast<std::size_t>(row) + 1]; ++e)
+            for (auto e = a.row_ptr[static_cast<std::size_t>(row)]; e < a.row_ptr[static_cast<std::size_t>(row) + 1];
+                 ++e)
               ref += a.value[static_cast<std::size_t>(e)] * b_value(a.col[static_cast<std::size_t>(e)], j, cl);
             const double got = c[static_cast<std::size_t>(r * k + j)];
             if (std::abs(got - ref) > 1e-12 * std::abs(ref)) {

@@ -17,8 +17,8 @@ namespace {
 
 int to_pmpi(const UserCall& c, bool variable) {
   if (variable) {
-    return PMPI_Neighbor_allgatherv(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcounts, c.displs,
-                                    c.recvtype, c.comm);
+    return PMPI_Neighbor_allgatherv(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcounts, c.displs, c.recvtype,
+                                    c.comm);
   }
   return PMPI_Neighbor_allgather(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm);
 }
@@ -50,7 +50,8 @@ bool acceptable(const UserCall& c, bool variable, const GraphInfo& info, CallArg
     receives = receives || (args.recvcounts[i] > 0 && info.in[i] != MPI_PROC_NULL);
   }
   if (receives && c.recvbuf == nullptr) return false;
-  const bool sends = c.sendcount > 0 && std::any_of(info.out.begin(), info.out.end(), [](int d) { return d != MPI_PROC_NULL; });
+  const bool sends =
+      c.sendcount > 0 && std::any_of(info.out.begin(), info.out.end(), [](int d) { return d != MPI_PROC_NULL; });
   return !(sends && c.sendbuf == nullptr);
 }
 

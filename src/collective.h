@@ -13,9 +13,9 @@ struct UserCall {
   int sendcount;
   MPI_Datatype sendtype;
   void* recvbuf;
-  int recvcount;             // allgather
-  const int* recvcounts;     // allgatherv
-  const int* displs;         // allgatherv
+  int recvcount;          // allgather
+  const int* recvcounts;  // allgatherv
+  const int* displs;      // allgatherv
   MPI_Datatype recvtype;
   MPI_Comm comm;
   [[nodiscard]] bool is_v() const { return recvcounts != nullptr || displs != nullptr; }

@@ -18,8 +18,8 @@ struct GraphInfo {
   int rank = 0;
   int size = 0;
   int nodes = 1;
-  std::vector<int> in;    // in-list as MPI reports it (MPI_PROC_NULL kept)
-  std::vector<int> out;   // out-list as MPI reports it
+  std::vector<int> in;         // in-list as MPI reports it (MPI_PROC_NULL kept)
+  std::vector<int> out;        // out-list as MPI reports it
   bool any_proc_null = false;  // anywhere in the communicator (one value on every rank)
   std::string topo_source;
   algos::Plan linear;

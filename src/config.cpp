@@ -12,10 +12,14 @@ namespace nbrcoll {
 
 const char* algo_name(Algo a) {
   switch (a) {
-    case Algo::kAuto: return "auto";
-    case Algo::kLeader: return "leader";
-    case Algo::kLinear: return "linear";
-    case Algo::kNative: return "native";
+    case Algo::kAuto:
+      return "auto";
+    case Algo::kLeader:
+      return "leader";
+    case Algo::kLinear:
+      return "linear";
+    case Algo::kNative:
+      return "native";
   }
   return "?";
 }
@@ -38,10 +42,14 @@ std::optional<std::size_t> parse_size(const std::string& s) {
   if (errno != 0 || end == s.c_str()) return std::nullopt;
   unsigned long long mult = 1;
   const std::string rest(end);
-  if (rest == "K" || rest == "k" || rest == "KiB") mult = 1ULL << 10;
-  else if (rest == "M" || rest == "m" || rest == "MiB") mult = 1ULL << 20;
-  else if (rest == "G" || rest == "g" || rest == "GiB") mult = 1ULL << 30;
-  else if (!rest.empty()) return std::nullopt;
+  if (rest == "K" || rest == "k" || rest == "KiB")
+    mult = 1ULL << 10;
+  else if (rest == "M" || rest == "m" || rest == "MiB")
+    mult = 1ULL << 20;
+  else if (rest == "G" || rest == "g" || rest == "GiB")
+    mult = 1ULL << 30;
+  else if (!rest.empty())
+    return std::nullopt;
   if (v > std::numeric_limits<unsigned long long>::max() / mult) return std::nullopt;
   return static_cast<std::size_t>(v * mult);
 }
@@ -71,40 +79,57 @@ void bad(std::vector<std::string>& warnings, const char* name, const std::string
 Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
   Config c;
   if (auto v = env("NBRCOLL_ALGO")) {
-    if (auto a = parse_algo(*v)) c.algo = *a;
-    else bad(warnings, "NBRCOLL_ALGO", *v, "expected auto|leader|linear|native; using auto");
+    if (auto a = parse_algo(*v))
+      c.algo = *a;
+    else
+      bad(warnings, "NBRCOLL_ALGO", *v, "expected auto|leader|linear|native; using auto");
   }
   if (auto v = env("NBRCOLL_THRESHOLD")) {
-    if (auto n = parse_size(*v)) c.threshold = *n;
-    else bad(warnings, "NBRCOLL_THRESHOLD", *v, "expected bytes, e.g. 262144 or 256K; using 256K");
+    if (auto n = parse_size(*v))
+      c.threshold = *n;
+    else
+      bad(warnings, "NBRCOLL_THRESHOLD", *v, "expected bytes, e.g. 262144 or 256K; using 256K");
   }
   if (auto v = env("NBRCOLL_TOPO")) {
-    if (!v->empty()) c.topo = *v;
-    else bad(warnings, "NBRCOLL_TOPO", *v, "empty; using auto");
+    if (!v->empty())
+      c.topo = *v;
+    else
+      bad(warnings, "NBRCOLL_TOPO", *v, "empty; using auto");
   }
   if (auto v = env("NBRCOLL_RANKS_PER_NODE")) {
-    if (auto n = parse_int(*v, 0, 1 << 20)) c.ranks_per_node = *n;
-    else bad(warnings, "NBRCOLL_RANKS_PER_NODE", *v, "expected a positive integer; using the real nodes");
+    if (auto n = parse_int(*v, 0, 1 << 20))
+      c.ranks_per_node = *n;
+    else
+      bad(warnings, "NBRCOLL_RANKS_PER_NODE", *v, "expected a positive integer; using the real nodes");
   }
   if (auto v = env("NBRCOLL_CHUNK")) {
     auto n = parse_size(*v);
-    if (n && *n >= 4096) c.chunk = *n;
-    else bad(warnings, "NBRCOLL_CHUNK", *v, "expected bytes >= 4096; using 1M");
+    if (n && *n >= 4096)
+      c.chunk = *n;
+    else
+      bad(warnings, "NBRCOLL_CHUNK", *v, "expected bytes >= 4096; using 1M");
   }
   if (auto v = env("NBRCOLL_DEBUG")) {
-    if (auto l = parse_level(*v)) c.debug = *l;
-    else bad(warnings, "NBRCOLL_DEBUG", *v, "expected none|warn|info|trace; using warn");
+    if (auto l = parse_level(*v))
+      c.debug = *l;
+    else
+      bad(warnings, "NBRCOLL_DEBUG", *v, "expected none|warn|info|trace; using warn");
   }
   if (auto v = env("NBRCOLL_DISABLE")) {
-    if (*v == "1" || *v == "yes" || *v == "true") c.disable = true;
-    else if (*v == "0" || *v == "no" || *v == "false" || v->empty()) c.disable = false;
-    else bad(warnings, "NBRCOLL_DISABLE", *v, "expected 0 or 1; using 0");
+    if (*v == "1" || *v == "yes" || *v == "true")
+      c.disable = true;
+    else if (*v == "0" || *v == "no" || *v == "false" || v->empty())
+      c.disable = false;
+    else
+      bad(warnings, "NBRCOLL_DISABLE", *v, "expected 0 or 1; using 0");
   }
   if (auto v = env("NBRCOLL_DEVICE_MAP")) {
     std::vector<int> map;
     const std::string error = topo::parse_device_map(*v, map);
-    if (error.empty()) c.device_map = map;
-    else bad(warnings, "NBRCOLL_DEVICE_MAP", *v, (error + "; ignoring").c_str());
+    if (error.empty())
+      c.device_map = map;
+    else
+      bad(warnings, "NBRCOLL_DEVICE_MAP", *v, (error + "; ignoring").c_str());
   }
   return c;
 }
@@ -131,7 +156,9 @@ namespace {
 std::atomic<int> g_override{-1};
 }  // namespace
 
-void set_algo_override(std::optional<Algo> algo) { g_override.store(algo ? static_cast<int>(*algo) : -1); }
+void set_algo_override(std::optional<Algo> algo) {
+  g_override.store(algo ? static_cast<int>(*algo) : -1);
+}
 
 Algo effective_algo() {
   const int o = g_override.load();

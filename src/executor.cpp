@@ -16,7 +16,9 @@ const char* block_data(const CallLayout& layout, int slot) {
   return slot < 0 ? layout.send_data() : layout.slot_data(slot);
 }
 
-std::uint64_t chunks_of(std::uint64_t bytes, std::uint64_t chunk) { return (bytes + chunk - 1) / chunk; }
+std::uint64_t chunks_of(std::uint64_t bytes, std::uint64_t chunk) {
+  return (bytes + chunk - 1) / chunk;
+}
 
 // One posted message: which fragment, which chunk.
 struct Pending {
@@ -84,8 +86,8 @@ int CallLayout::finish(const CallArgs& args, const std::vector<algos::LocalCopy>
     if (slot_data_[i] == nullptr || slot_bytes_[i] == 0) continue;
     int position = 0;
     char* target = static_cast<char*>(args.recvbuf) + args.displs[i] * recv_type_.extent;
-    const int rc = PMPI_Unpack(slot_data_[i], static_cast<int>(slot_bytes_[i]), &position, target,
-                               args.recvcounts[i], args.recvtype, MPI_COMM_SELF);
+    const int rc = PMPI_Unpack(slot_data_[i], static_cast<int>(slot_bytes_[i]), &position, target, args.recvcounts[i],
+                               args.recvtype, MPI_COMM_SELF);
     if (rc != MPI_SUCCESS) return rc;
   }
   return MPI_SUCCESS;
@@ -157,8 +159,8 @@ int run_plan(const algos::Plan& plan, const CallLayout& layout, MPI_Comm comm, s
   std::size_t settled = 0;
   while (settled < requests.size()) {
     int count = 0;
-    const int rc = PMPI_Waitsome(static_cast<int>(requests.size()), requests.data(), &count, done.data(),
-                                 MPI_STATUSES_IGNORE);
+    const int rc =
+        PMPI_Waitsome(static_cast<int>(requests.size()), requests.data(), &count, done.data(), MPI_STATUSES_IGNORE);
     if (rc != MPI_SUCCESS) {
       note(rc);
       // Errors in requests: give up forwarding, but let everything posted settle.

@@ -20,8 +20,8 @@ struct CallArgs {
   MPI_Datatype sendtype = MPI_DATATYPE_NULL;
   void* recvbuf = nullptr;
   MPI_Datatype recvtype = MPI_DATATYPE_NULL;
-  std::vector<int> recvcounts;      // one per in-list slot
-  std::vector<MPI_Aint> displs;     // one per slot, in units of the recvtype extent
+  std::vector<int> recvcounts;   // one per in-list slot
+  std::vector<MPI_Aint> displs;  // one per slot, in units of the recvtype extent
 };
 
 // Where the bytes of every block live during a call: the user's buffers where

@@ -17,13 +17,17 @@ namespace {
 const topo::NodeTopology& node_topology() {
   static const topo::NodeTopology topology = [] {
     topo::LoadResult r = topo::load_topology(config().topo);
-    if (!r.error.empty()) log(LogLevel::kWarn, "topology '%s': %s; using %s", config().topo.c_str(), r.error.c_str(), r.topology.source.c_str());
+    if (!r.error.empty())
+      log(LogLevel::kWarn, "topology '%s': %s; using %s", config().topo.c_str(), r.error.c_str(),
+          r.topology.source.c_str());
     return r.topology;
   }();
   return topology;
 }
 
-int to_plan_rank(int mpi_rank) { return mpi_rank == MPI_PROC_NULL ? algos::kNoRank : mpi_rank; }
+int to_plan_rank(int mpi_rank) {
+  return mpi_rank == MPI_PROC_NULL ? algos::kNoRank : mpi_rank;
+}
 
 struct Lists {
   std::vector<int> in;
@@ -40,8 +44,8 @@ int read_neighbours(MPI_Comm comm, Lists& lists) {
   lists.out.resize(static_cast<std::size_t>(outdegree));
   std::vector<int> in_w(weighted ? lists.in.size() + 1 : 0);
   std::vector<int> out_w(weighted ? lists.out.size() + 1 : 0);
-  return PMPI_Dist_graph_neighbors(comm, indegree, lists.in.data(), weighted ? in_w.data() : MPI_UNWEIGHTED,
-                                   outdegree, lists.out.data(), weighted ? out_w.data() : MPI_UNWEIGHTED);
+  return PMPI_Dist_graph_neighbors(comm, indegree, lists.in.data(), weighted ? in_w.data() : MPI_UNWEIGHTED, outdegree,
+                                   lists.out.data(), weighted ? out_w.data() : MPI_UNWEIGHTED);
 }
 
 // The ranks of `comm` that share this rank's node (real or emulated).
@@ -108,7 +112,8 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out) {
   const int device = topo::device_for_local_rank(local_rank, topology.devices, config().device_map);
   const int package = topology.package[static_cast<std::size_t>(device)];
   const bool has_null = std::count(lists.in.begin(), lists.in.end(), MPI_PROC_NULL) +
-                            std::count(lists.out.begin(), lists.out.end(), MPI_PROC_NULL) > 0;
+                            std::count(lists.out.begin(), lists.out.end(), MPI_PROC_NULL) >
+                        0;
 
   // One exchange over the whole communicator: where every rank lives.
   const auto size = static_cast<std::size_t>(info->size);

@@ -13,10 +13,14 @@ std::atomic<int> g_level{static_cast<int>(LogLevel::kWarn)};
 
 const char* level_name(LogLevel l) {
   switch (l) {
-    case LogLevel::kWarn: return "warn";
-    case LogLevel::kInfo: return "info";
-    case LogLevel::kTrace: return "trace";
-    case LogLevel::kNone: break;
+    case LogLevel::kWarn:
+      return "warn";
+    case LogLevel::kInfo:
+      return "info";
+    case LogLevel::kTrace:
+      return "trace";
+    case LogLevel::kNone:
+      break;
   }
   return "";
 }
@@ -33,9 +37,13 @@ int world_rank() {
 }
 }  // namespace
 
-void set_log_level(LogLevel level) { g_level.store(static_cast<int>(level)); }
+void set_log_level(LogLevel level) {
+  g_level.store(static_cast<int>(level));
+}
 
-bool log_enabled(LogLevel level) { return level != LogLevel::kNone && static_cast<int>(level) <= g_level.load(); }
+bool log_enabled(LogLevel level) {
+  return level != LogLevel::kNone && static_cast<int>(level) <= g_level.load();
+}
 
 void log(LogLevel level, const char* fmt, ...) {
   if (!log_enabled(level)) return;

@@ -59,8 +59,8 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
 
 int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[],
                           const int weights[], MPI_Info info, int reorder, MPI_Comm* comm_dist_graph) {
-  const int rc = PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder,
-                                        comm_dist_graph);
+  const int rc =
+      PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
   if (rc == MPI_SUCCESS && !is_intercomm(comm_old)) setup(*comm_dist_graph);
   return rc;
 }

@@ -25,14 +25,15 @@ int package_of(hwloc_topology_t topo, hwloc_obj_t numa) {
     return static_cast<int>(p->logical_index);
   if (numa->cpuset)
     for (hwloc_obj_t p = nullptr; (p = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_PACKAGE, p)) != nullptr;)
-      if (p->cpuset && hwloc_bitmap_intersects(p->cpuset, numa->cpuset))
-        return static_cast<int>(p->logical_index);
+      if (p->cpuset && hwloc_bitmap_intersects(p->cpuset, numa->cpuset)) return static_cast<int>(p->logical_index);
   return -1;
 }
 
 }  // namespace
 
-bool hwloc_compiled() { return true; }
+bool hwloc_compiled() {
+  return true;
+}
 
 bool probe_hwloc(NodeTopology& out, std::string& why) {
   QuietStderr quiet;  // hwloc may warn about odd firmware tables on VMs
@@ -74,7 +75,9 @@ bool probe_hwloc(NodeTopology& out, std::string& why) {
 
 #else
 
-bool hwloc_compiled() { return false; }
+bool hwloc_compiled() {
+  return false;
+}
 
 bool probe_hwloc(NodeTopology&, std::string& why) {
   why = "built without hwloc";

@@ -23,7 +23,9 @@ std::string lower(std::string s) {
   return s;
 }
 
-LoadResult fail(std::string why) { return {flat_topology(1), std::move(why)}; }
+LoadResult fail(std::string why) {
+  return {flat_topology(1), std::move(why)};
+}
 
 LoadResult probe(bool (*fn)(NodeTopology&, std::string&)) {
   NodeTopology t;
@@ -62,8 +64,8 @@ LoadResult load(const std::string& raw) {
   if (looks_like_file(spec)) return load_topology_file(spec);
   std::string names;
   for (const std::string& n : model_names()) names += (names.empty() ? "" : ", ") + n;
-  return fail("unknown topology '" + spec + "': expected auto, flat, flat:N, rocm-smi, hwloc, a model (" +
-              names + ") or a file path");
+  return fail("unknown topology '" + spec + "': expected auto, flat, flat:N, rocm-smi, hwloc, a model (" + names +
+              ") or a file path");
 }
 
 }  // namespace

@@ -24,8 +24,7 @@ std::string parse_device_map(const std::string& text, std::vector<int>& map) {
     int v = -1;
     auto [p, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
     if (item.empty() || ec != std::errc{} || p != item.data() + item.size() || v < 0)
-      return "NBRCOLL_DEVICE_MAP entry " + std::to_string(out.size()) + " ('" + item +
-             "') is not a device index";
+      return "NBRCOLL_DEVICE_MAP entry " + std::to_string(out.size()) + " ('" + item + "') is not a device index";
     out.push_back(v);
     if (comma == std::string::npos) break;
     pos = comma + 1;

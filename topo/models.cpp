@@ -105,8 +105,7 @@ std::vector<std::string> model_names() {
 
 std::optional<NodeTopology> builtin_model(std::string_view name) {
   const std::string n = lower(name);
-  if (n == "frontier")
-    return from_tables("frontier", 8, kFrontierLinks, kFrontierHops, kPairPackages, kFrontierNuma);
+  if (n == "frontier") return from_tables("frontier", 8, kFrontierLinks, kFrontierHops, kPairPackages, kFrontierNuma);
   if (n == "mi250") return from_tables("mi250", 8, kMi250Links, kMi250Hops, kPairPackages, kMi250Numa);
   // MI300X: 8 OAM, fully connected by one xGMI link per pair; host NUMA varies by server.
   if (n == "mi300x") return uniform("mi300x", 8, 1, std::vector<int>(8, -1));

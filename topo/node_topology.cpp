@@ -19,8 +19,7 @@ NodeTopology flat_topology(int devices) {
 
 std::vector<int> peers(const NodeTopology& t, int device) {
   std::vector<int> out;
-  if (device < 0 || device >= t.devices || t.package.size() != static_cast<std::size_t>(t.devices))
-    return out;
+  if (device < 0 || device >= t.devices || t.package.size() != static_cast<std::size_t>(t.devices)) return out;
   const int pkg = t.package[static_cast<std::size_t>(device)];
   for (int d = 0; d < t.devices; ++d)
     if (d != device && t.package[static_cast<std::size_t>(d)] == pkg) out.push_back(d);

@@ -23,12 +23,10 @@ NodeTopology flat_topology(int devices);
 
 // T_l[i][j] and T_h[i][j]; the caller keeps i and j in [0, devices).
 inline int link_count(const NodeTopology& t, int i, int j) {
-  return t
-      .links[static_cast<std::size_t>(i) * static_cast<std::size_t>(t.devices) + static_cast<std::size_t>(j)];
+  return t.links[static_cast<std::size_t>(i) * static_cast<std::size_t>(t.devices) + static_cast<std::size_t>(j)];
 }
 inline int hop_count(const NodeTopology& t, int i, int j) {
-  return t
-      .hops[static_cast<std::size_t>(i) * static_cast<std::size_t>(t.devices) + static_cast<std::size_t>(j)];
+  return t.hops[static_cast<std::size_t>(i) * static_cast<std::size_t>(t.devices) + static_cast<std::size_t>(j)];
 }
 
 // The other devices in `device`'s package, ascending (empty when it is alone

@@ -45,7 +45,9 @@ std::optional<int> to_int(const std::string& s) {
   return v;
 }
 
-std::string line_msg(int line, const std::string& msg) { return "line " + std::to_string(line) + ": " + msg; }
+std::string line_msg(int line, const std::string& msg) {
+  return "line " + std::to_string(line) + ": " + msg;
+}
 
 // Collects every <gpu> below `el`, with the numa / bus of its enclosing cpu / pci.
 std::string collect(const XmlElement& el, int numa, const std::string& bus, std::vector<Gpu>& gpus) {
@@ -80,8 +82,7 @@ std::string collect(const XmlElement& el, int numa, const std::string& bus, std:
       if (const std::string* tc = c.attribute("tclass")) l.tclass = *tc;
       if (const std::string* cnt = c.attribute("count")) {
         const auto n = to_int(*cnt);
-        if (!n || *n < 0)
-          return line_msg(c.line, "<" + c.name + " count=\"" + *cnt + "\"> is not a link count");
+        if (!n || *n < 0) return line_msg(c.line, "<" + c.name + " count=\"" + *cnt + "\"> is not a link count");
         l.count = *n;
       }
       g.links.push_back(std::move(l));
@@ -93,16 +94,16 @@ std::string collect(const XmlElement& el, int numa, const std::string& bus, std:
   return {};
 }
 
-bool starts_with(const std::string& s, std::string_view p) { return s.compare(0, p.size(), p) == 0; }
+bool starts_with(const std::string& s, std::string_view p) {
+  return s.compare(0, p.size(), p) == 0;
+}
 
 std::string build(const XmlElement& root, NodeTopology& t) {
-  if (root.name != "system")
-    return line_msg(root.line, "root element is <" + root.name + ">, expected <system>");
+  if (root.name != "system") return line_msg(root.line, "root element is <" + root.name + ">, expected <system>");
   std::vector<Gpu> gpus;
   if (auto e = collect(root, -1, "", gpus); !e.empty()) return e;
   if (gpus.empty()) return "no <gpu> element";
-  if (gpus.size() > static_cast<std::size_t>(kMaxDevices))
-    return "more than " + std::to_string(kMaxDevices) + " GPUs";
+  if (gpus.size() > static_cast<std::size_t>(kMaxDevices)) return "more than " + std::to_string(kMaxDevices) + " GPUs";
   std::stable_sort(gpus.begin(), gpus.end(), [](const Gpu& a, const Gpu& b) { return a.dev < b.dev; });
   const int n = static_cast<int>(gpus.size());
   std::map<std::string, int> by_bus;
@@ -111,8 +112,7 @@ std::string build(const XmlElement& root, NodeTopology& t) {
     if (i > 0 && gpus[static_cast<std::size_t>(i - 1)].dev == g.dev)
       return line_msg(g.line, "a second <gpu dev=\"" + std::to_string(g.dev) + "\">");
     if (g.bus.empty()) continue;
-    if (!by_bus.emplace(g.bus, i).second)
-      return line_msg(g.line, "two GPUs under <pci busid=\"" + g.bus + "\">");
+    if (!by_bus.emplace(g.bus, i).second) return line_msg(g.line, "two GPUs under <pci busid=\"" + g.bus + "\">");
   }
   const auto un = static_cast<std::size_t>(n);
   t.devices = n;
@@ -135,8 +135,7 @@ std::string build(const XmlElement& root, NodeTopology& t) {
   }
   for (std::size_t i = 0; i < un; ++i)
     for (std::size_t j = 0; j < un; ++j)
-      if (i != j && to_switch[i] > 0 && to_switch[j] > 0)
-        t.links[i * un + j] += std::min(to_switch[i], to_switch[j]);
+      if (i != j && to_switch[i] > 0 && to_switch[j] > 0) t.links[i * un + j] += std::min(to_switch[i], to_switch[j]);
   t.hops = hops_from_links(n, t.links);
   t.package = packages_from_links(n, t.links);
   t.numa.clear();

@@ -19,7 +19,9 @@ SmiStatus status(rsmi_status_t s) {
   return SmiStatus::error;
 }
 
-std::uint32_t u(int i) { return static_cast<std::uint32_t>(i); }
+std::uint32_t u(int i) {
+  return static_cast<std::uint32_t>(i);
+}
 
 class RsmiSource final : public SmiSource {
  public:
@@ -39,9 +41,7 @@ class RsmiSource final : public SmiSource {
   SmiStatus minmax_bandwidth(int src, int dst, std::uint64_t& lo, std::uint64_t& hi) const override {
     return status(rsmi_minmax_bandwidth_get(u(src), u(dst), &lo, &hi));
   }
-  SmiStatus pci_id(int dev, std::uint64_t& id) const override {
-    return status(rsmi_dev_pci_id_get(u(dev), &id));
-  }
+  SmiStatus pci_id(int dev, std::uint64_t& id) const override { return status(rsmi_dev_pci_id_get(u(dev), &id)); }
   SmiStatus numa_node(int dev, int& numa) const override {
     std::uint32_t v = 0;
     const SmiStatus s = status(rsmi_topo_get_numa_node_number(u(dev), &v));
@@ -55,7 +55,9 @@ class RsmiSource final : public SmiSource {
 
 }  // namespace
 
-bool rocm_smi_compiled() { return true; }
+bool rocm_smi_compiled() {
+  return true;
+}
 
 bool probe_rocm_smi(NodeTopology& out, std::string& why) {
   // rsmi_init prints to stderr when there is no amdgpu driver; that is the
@@ -83,7 +85,9 @@ bool probe_rocm_smi(NodeTopology& out, std::string& why) {
 
 #else
 
-bool rocm_smi_compiled() { return false; }
+bool rocm_smi_compiled() {
+  return false;
+}
 
 bool probe_rocm_smi(NodeTopology&, std::string& why) {
   why = "built without ROCm SMI";

@@ -11,7 +11,9 @@ namespace {
 
 constexpr std::uint64_t kWeightPerHop = 15;
 
-int clamp_int(std::uint64_t v) { return static_cast<int>(std::min<std::uint64_t>(v, 1u << 20)); }
+int clamp_int(std::uint64_t v) {
+  return static_cast<int>(std::min<std::uint64_t>(v, 1u << 20));
+}
 
 }  // namespace
 

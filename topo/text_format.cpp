@@ -66,8 +66,8 @@ class Parser {
         if (l.words.size() != 2) return at(l, "expected 'devices N'");
         const auto v = to_int(l.words[1]);
         if (!v || *v < 1 || *v > kMaxDevices)
-          return at(l, "'" + std::string(l.words[1]) + "' is not a device count in [1, " +
-                           std::to_string(kMaxDevices) + "]");
+          return at(
+              l, "'" + std::string(l.words[1]) + "' is not a device count in [1, " + std::to_string(kMaxDevices) + "]");
         n_ = *v;
         continue;
       }

@@ -13,8 +13,8 @@ std::string entry(const char* name, int i, int j, int v) {
 std::string check_matrix(const char* name, const std::vector<int>& m, int n, int min_off, bool symmetric) {
   const auto un = static_cast<std::size_t>(n);
   if (m.size() != un * un)
-    return std::string(name) + " has " + std::to_string(m.size()) + " entries, expected " +
-           std::to_string(n) + "x" + std::to_string(n);
+    return std::string(name) + " has " + std::to_string(m.size()) + " entries, expected " + std::to_string(n) + "x" +
+           std::to_string(n);
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) {
       const int v = m[static_cast<std::size_t>(i) * un + static_cast<std::size_t>(j)];
@@ -43,13 +43,12 @@ std::string validate_topology(const NodeTopology& t, bool require_symmetric) {
     return "package has " + std::to_string(t.package.size()) + " entries, expected " + std::to_string(n);
   for (std::size_t i = 0; i < un; ++i)
     if (t.package[i] < 0 || t.package[i] >= n)
-      return "package[" + std::to_string(i) + "]=" + std::to_string(t.package[i]) +
-             " but it must be in [0, " + std::to_string(n - 1) + "]";
+      return "package[" + std::to_string(i) + "]=" + std::to_string(t.package[i]) + " but it must be in [0, " +
+             std::to_string(n - 1) + "]";
   if (t.numa.size() != un)
     return "numa has " + std::to_string(t.numa.size()) + " entries, expected " + std::to_string(n);
   for (std::size_t i = 0; i < un; ++i)
-    if (t.numa[i] < -1)
-      return "numa[" + std::to_string(i) + "]=" + std::to_string(t.numa[i]) + " but it must be >= -1";
+    if (t.numa[i] < -1) return "numa[" + std::to_string(i) + "]=" + std::to_string(t.numa[i]) + " but it must be >= -1";
   return {};
 }
 

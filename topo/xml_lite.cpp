@@ -10,9 +10,15 @@ const std::string* XmlElement::attribute(std::string_view key) const {
 
 namespace {
 
-bool name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':'; }
-bool name_char(char c) { return name_start(c) || (c >= '0' && c <= '9') || c == '-' || c == '.'; }
-bool space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool name_start(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
+}
+bool name_char(char c) {
+  return name_start(c) || (c >= '0' && c <= '9') || c == '-' || c == '.';
+}
+bool space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
 std::string decode_entities(std::string_view v) {
   static constexpr std::pair<std::string_view, char> kEntities[] = {
@@ -87,16 +93,14 @@ class Reader {
       }
     }
     if (!open.empty())
-      return at(line_, "unterminated element <" + open.back()->name + "> opened at line " +
-                           std::to_string(open.back()->line));
+      return at(line_,
+                "unterminated element <" + open.back()->name + "> opened at line " + std::to_string(open.back()->line));
     if (!have_root) return at(line_, "no XML element found");
     return {};
   }
 
  private:
-  static std::string at(int line, const std::string& msg) {
-    return "line " + std::to_string(line) + ": " + msg;
-  }
+  static std::string at(int line, const std::string& msg) { return "line " + std::to_string(line) + ": " + msg; }
 
   bool starts(std::string_view p) const { return s_.substr(pos_, p.size()) == p; }
 
@@ -173,6 +177,8 @@ class Reader {
 
 }  // namespace
 
-std::string parse_xml(std::string_view text, XmlElement& root) { return Reader(text).parse(root); }
+std::string parse_xml(std::string_view text, XmlElement& root) {
+  return Reader(text).parse(root);
+}
 
 }  // namespace nbrcoll::topo

@@ -14,7 +14,9 @@ std::uint64_t mix(int source, std::uint64_t word, std::uint64_t call) {
   return z ^ (z >> 32);
 }
 
-std::uint8_t byte_of(std::uint64_t w, std::uint64_t i) { return static_cast<std::uint8_t>(w >> (8 * (i % 8))); }
+std::uint8_t byte_of(std::uint64_t w, std::uint64_t i) {
+  return static_cast<std::uint8_t>(w >> (8 * (i % 8)));
+}
 
 }  // namespace
 

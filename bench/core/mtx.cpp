@@ -35,7 +35,8 @@ CsrMatrix read_matrix_market(std::istream& in) {
   field = lower(field);
   symmetry = lower(symmetry);
   const bool pattern = field == "pattern";
-  if (field != "real" && field != "integer" && field != "double" && !pattern) fail(lineno, "unsupported field '" + field + "'");
+  if (field != "real" && field != "integer" && field != "double" && !pattern)
+    fail(lineno, "unsupported field '" + field + "'");
   if (symmetry != "general" && symmetry != "symmetric" && symmetry != "skew-symmetric")
     fail(lineno, "unsupported symmetry '" + symmetry + "'");
 

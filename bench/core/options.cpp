@@ -63,43 +63,63 @@ Options parse_options(const std::vector<std::string>& args) {
       if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
       return args[++i];
     };
-    if (a == "--help" || a == "-h") o.help = true;
-    else if (a == "--pattern") o.pattern = value();
+    if (a == "--help" || a == "-h")
+      o.help = true;
+    else if (a == "--pattern")
+      o.pattern = value();
     else if (a == "--density") {
       const std::string& v = value();
       std::size_t used = 0;
-      try { o.density = std::stod(v, &used); } catch (const std::exception&) { used = 0; }
+      try {
+        o.density = std::stod(v, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
       if (used == 0 || used != v.size() || !(o.density >= 0.0 && o.density <= 1.0))
         throw std::invalid_argument("--density: expected a number in [0, 1], got '" + v + "'");
-    }
-    else if (a == "--seed") o.seed = static_cast<std::uint64_t>(to_ll(a, value(), 0, INT64_MAX));
-    else if (a == "--dims") o.dims = static_cast<int>(to_ll(a, value(), 1, 8));
-    else if (a == "--radius") o.radius = static_cast<int>(to_ll(a, value(), 1, 64));
-    else if (a == "--matrix") o.matrix = value();
+    } else if (a == "--seed")
+      o.seed = static_cast<std::uint64_t>(to_ll(a, value(), 0, INT64_MAX));
+    else if (a == "--dims")
+      o.dims = static_cast<int>(to_ll(a, value(), 1, 8));
+    else if (a == "--radius")
+      o.radius = static_cast<int>(to_ll(a, value(), 1, 64));
+    else if (a == "--matrix")
+      o.matrix = value();
     else if (a == "--cols") {
       o.cols.clear();
       for (const auto& c : split_list(value())) o.cols.push_back(static_cast<int>(to_ll(a, c, 1, 1 << 20)));
       if (o.cols.empty()) throw std::invalid_argument("--cols: empty list");
       std::sort(o.cols.begin(), o.cols.end());
-    }
-    else if (a == "--graph") o.graph = value();
-    else if (a == "--sizes") { o.sizes = parse_sizes(value()); sizes_given = true; }
-    else if (a == "--algos") {
+    } else if (a == "--graph")
+      o.graph = value();
+    else if (a == "--sizes") {
+      o.sizes = parse_sizes(value());
+      sizes_given = true;
+    } else if (a == "--algos") {
       o.algos = split_list(value());
       if (o.algos.empty()) throw std::invalid_argument("--algos: empty list");
       for (const auto& name : o.algos)
         if (name != "native" && name != "linear" && name != "leader" && name != "auto")
           throw std::invalid_argument("--algos: unknown algorithm '" + name + "'");
-    }
-    else if (a == "--warmup") o.warmup = static_cast<int>(to_ll(a, value(), 0, 1000000));
-    else if (a == "--iters") o.iters = static_cast<int>(to_ll(a, value(), 1, 1000000));
-    else if (a == "--create-reps") o.create_reps = static_cast<int>(to_ll(a, value(), 0, 10000));
-    else if (a == "--validate") o.validate = true;
-    else if (a == "--no-validate") o.validate = false;
-    else if (a == "--inject-fault") o.inject_fault = true;
-    else if (a == "--csv") o.csv = value();
-    else if (a == "--csv-append") { o.csv = value(); o.csv_append = true; }
-    else throw std::invalid_argument("unknown option '" + a + "'");
+    } else if (a == "--warmup")
+      o.warmup = static_cast<int>(to_ll(a, value(), 0, 1000000));
+    else if (a == "--iters")
+      o.iters = static_cast<int>(to_ll(a, value(), 1, 1000000));
+    else if (a == "--create-reps")
+      o.create_reps = static_cast<int>(to_ll(a, value(), 0, 10000));
+    else if (a == "--validate")
+      o.validate = true;
+    else if (a == "--no-validate")
+      o.validate = false;
+    else if (a == "--inject-fault")
+      o.inject_fault = true;
+    else if (a == "--csv")
+      o.csv = value();
+    else if (a == "--csv-append") {
+      o.csv = value();
+      o.csv_append = true;
+    } else
+      throw std::invalid_argument("unknown option '" + a + "'");
   }
   if (o.help) return o;
   if (!sizes_given) o.sizes = parse_sizes("1K:64M");
@@ -108,17 +128,19 @@ Options parse_options(const std::vector<std::string>& args) {
   } else if (o.pattern == "file") {
     if (o.graph.empty()) throw std::invalid_argument("--pattern file needs --graph");
   } else if (o.pattern != "rsg" && o.pattern != "moore") {
-    throw std::invalid_argument(o.pattern.empty() ? "--pattern is required"
-                                                  : "unknown pattern '" + o.pattern + "'");
+    throw std::invalid_argument(o.pattern.empty() ? "--pattern is required" : "unknown pattern '" + o.pattern + "'");
   }
   return o;
 }
 
 std::string params_string(const Options& o) {
   std::ostringstream s;
-  if (o.pattern == "rsg") s << "density=" << o.density << ";seed=" << o.seed;
-  else if (o.pattern == "moore") s << "d=" << o.dims << ";r=" << o.radius;
-  else if (o.pattern == "file") s << "graph=" << o.graph.substr(o.graph.find_last_of('/') + 1);
+  if (o.pattern == "rsg")
+    s << "density=" << o.density << ";seed=" << o.seed;
+  else if (o.pattern == "moore")
+    s << "d=" << o.dims << ";r=" << o.radius;
+  else if (o.pattern == "file")
+    s << "graph=" << o.graph.substr(o.graph.find_last_of('/') + 1);
   // spmm: the matrix and column count are added per row by the SpMM driver.
   return s.str();
 }

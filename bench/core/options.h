@@ -9,24 +9,24 @@
 namespace nbrbench {
 
 struct Options {
-  std::string pattern;              // rsg | moore | spmm | file
-  double density = 0.6;             // rsg
-  std::uint64_t seed = 1;           // rsg
-  int dims = 2;                     // moore
-  int radius = 1;                   // moore
-  std::string matrix;               // spmm: file or gen:...
-  std::vector<int> cols{8};         // spmm: columns of B (a sweep when several)
-  std::string graph;                // file: edge list
-  std::vector<std::uint64_t> sizes; // bytes per block
+  std::string pattern;               // rsg | moore | spmm | file
+  double density = 0.6;              // rsg
+  std::uint64_t seed = 1;            // rsg
+  int dims = 2;                      // moore
+  int radius = 1;                    // moore
+  std::string matrix;                // spmm: file or gen:...
+  std::vector<int> cols{8};          // spmm: columns of B (a sweep when several)
+  std::string graph;                 // file: edge list
+  std::vector<std::uint64_t> sizes;  // bytes per block
   std::vector<std::string> algos{"native", "linear", "leader"};
   int warmup = 2;
   int iters = 10;
-  int create_reps = 5;              // repetitions of the graph-creation timing
+  int create_reps = 5;  // repetitions of the graph-creation timing
   bool validate = true;
   std::string csv;
   bool csv_append = false;
   bool help = false;
-  bool inject_fault = false;        // tests only: corrupt one received byte
+  bool inject_fault = false;  // tests only: corrupt one received byte
 };
 
 // Throws std::invalid_argument with a message for the user.

@@ -43,8 +43,7 @@ void print_timing_table(std::ostream& out, const std::vector<Row>& rows) {
   out << line;
   for (const Row& r : rows) {
     std::snprintf(line, sizeof line, "  %-10s %-8s %14.2f %14.2f %14.2f %9s\n", format_size(r.size_bytes).c_str(),
-                  r.algo.c_str(), r.us.median, r.us.min, r.us.max,
-                  r.speedup ? fmt("%.2fx", *r.speedup).c_str() : "-");
+                  r.algo.c_str(), r.us.median, r.us.min, r.us.max, r.speedup ? fmt("%.2fx", *r.speedup).c_str() : "-");
     out << line;
   }
 }
@@ -93,10 +92,11 @@ void print_traffic_table(std::ostream& out, std::uint64_t block_bytes, const std
   for (const TrafficRow& r : rows) {
     if (r.algo == "native" || !r.note.empty()) continue;
     const auto nb = native->bytes[network_class], ab = r.bytes[network_class];
-    if (ab == 0) out << "# bound " << r.algo << ": no inter-node bytes (native " << nb << ")\n";
+    if (ab == 0)
+      out << "# bound " << r.algo << ": no inter-node bytes (native " << nb << ")\n";
     else
-      out << "# bound " << r.algo << ": native inter-node bytes / " << r.algo << " inter-node bytes = "
-          << fmt("%.3f", static_cast<double>(nb) / static_cast<double>(ab)) << '\n';
+      out << "# bound " << r.algo << ": native inter-node bytes / " << r.algo
+          << " inter-node bytes = " << fmt("%.3f", static_cast<double>(nb) / static_cast<double>(ab)) << '\n';
   }
 }
 

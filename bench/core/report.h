@@ -46,7 +46,7 @@ struct TrafficRow {
   std::string algo;
   std::vector<std::uint64_t> messages;  // one per class
   std::vector<std::uint64_t> bytes;
-  std::string note;                     // e.g. "no plan" when nbrcoll holds none
+  std::string note;  // e.g. "no plan" when nbrcoll holds none
 };
 void print_traffic_table(std::ostream& out, std::uint64_t block_bytes, const std::vector<std::string>& classes,
                          const std::vector<TrafficRow>& rows, std::size_t network_class);

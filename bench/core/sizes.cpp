@@ -20,11 +20,16 @@ std::uint64_t parse_size(const std::string& s) {
   if (unit == "B") unit.clear();
   if (unit.size() > 1 && (unit.substr(1) == "IB" || unit.substr(1) == "B")) unit.resize(1);
   int shift = 0;
-  if (unit.empty()) shift = 0;
-  else if (unit == "K") shift = 10;
-  else if (unit == "M") shift = 20;
-  else if (unit == "G") shift = 30;
-  else throw std::invalid_argument("bad size unit in '" + s + "' (use K, M or G)");
+  if (unit.empty())
+    shift = 0;
+  else if (unit == "K")
+    shift = 10;
+  else if (unit == "M")
+    shift = 20;
+  else if (unit == "G")
+    shift = 30;
+  else
+    throw std::invalid_argument("bad size unit in '" + s + "' (use K, M or G)");
   if (shift > 0 && v > (UINT64_MAX >> shift)) throw std::invalid_argument("size too large: '" + s + "'");
   return v << shift;
 }

@@ -37,12 +37,11 @@ CsrMatrix graph_matrix(std::int64_t n, const std::vector<std::pair<std::int64_t,
     t.push_back({a, b, 1.0});
     t.push_back({b, a, 1.0});
   }
-  std::sort(t.begin(), t.end(), [](const Triplet& x, const Triplet& y) {
-    return x.row != y.row ? x.row < y.row : x.col < y.col;
-  });
-  t.erase(std::unique(t.begin(), t.end(), [](const Triplet& x, const Triplet& y) {
-            return x.row == y.row && x.col == y.col;
-          }), t.end());
+  std::sort(t.begin(), t.end(),
+            [](const Triplet& x, const Triplet& y) { return x.row != y.row ? x.row < y.row : x.col < y.col; });
+  t.erase(std::unique(t.begin(), t.end(),
+                      [](const Triplet& x, const Triplet& y) { return x.row == y.row && x.col == y.col; }),
+          t.end());
   return to_csr(n, n, std::move(t));
 }
 

@@ -205,8 +205,8 @@ std::vector<unsigned char> expected_result(const std::vector<int>& in, const Lay
     int pos = 0;
     MPI_Pack(sb.data(), sc, st, packed.data(), packed_size, &pos, MPI_COMM_SELF);
     int upos = 0;
-    MPI_Unpack(packed.data(), pos, &upos, exp.data() + static_cast<MPI_Aint>(lay.displs[i]) * rext,
-               lay.counts[i], rt, MPI_COMM_SELF);
+    MPI_Unpack(packed.data(), pos, &upos, exp.data() + static_cast<MPI_Aint>(lay.displs[i]) * rext, lay.counts[i], rt,
+               MPI_COMM_SELF);
   }
   return exp;
 }
@@ -348,13 +348,15 @@ void check_errors(MPI_Comm comm) {
   int c2 = 0;
   MPI_Error_class(ours, &c1);
   MPI_Error_class(theirs, &c2);
-  check(ours != MPI_SUCCESS && c1 == c2, "negative count: error class " + std::to_string(c1) + " vs " + std::to_string(c2));
+  check(ours != MPI_SUCCESS && c1 == c2,
+        "negative count: error class " + std::to_string(c1) + " vs " + std::to_string(c2));
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   ours = MPI_Neighbor_allgather(buf, 1, MPI_INT, buf, 1, MPI_INT, MPI_COMM_WORLD);
   theirs = PMPI_Neighbor_allgather(buf, 1, MPI_INT, buf, 1, MPI_INT, MPI_COMM_WORLD);
   MPI_Error_class(ours, &c1);
   MPI_Error_class(theirs, &c2);
-  check(ours != MPI_SUCCESS && c1 == c2, "no topology: error class " + std::to_string(c1) + " vs " + std::to_string(c2));
+  check(ours != MPI_SUCCESS && c1 == c2,
+        "no topology: error class " + std::to_string(c1) + " vs " + std::to_string(c2));
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
   MPI_Comm_set_errhandler(comm, MPI_ERRORS_ARE_FATAL);
 }
@@ -397,7 +399,9 @@ std::string resolved_library() {
   return info.dli_fname;
 }
 
-bool interposed() { return resolved_library().find("nbrcoll") != std::string::npos; }
+bool interposed() {
+  return resolved_library().find("nbrcoll") != std::string::npos;
+}
 
 void check_interposed() {
   const char* want = std::getenv("EXPECT_NBRCOLL");
@@ -444,7 +448,8 @@ int main(int argc, char** argv) {
     const char* algo = std::getenv("NBRCOLL_ALGO");
     // The same holds with --fake-device, where every call goes to PMPI.
     if (!interposed() || g_mark_device != nullptr || (algo != nullptr && std::strcmp(algo, "native") == 0)) {
-      graphs.erase(std::remove_if(graphs.begin(), graphs.end(), [](const Graph& g) { return g.has_null; }), graphs.end());
+      graphs.erase(std::remove_if(graphs.begin(), graphs.end(), [](const Graph& g) { return g.has_null; }),
+                   graphs.end());
     }
     const std::vector<TypeCase> types = make_types();
     const std::vector<int> counts = quick ? std::vector<int>{0, 1, 7, 70001} : std::vector<int>{0, 1, 7, 257, 70001};
