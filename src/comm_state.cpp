@@ -1,5 +1,6 @@
 #include "comm_state.h"
 
+#include <mutex>
 #include <new>
 
 #include "log.h"
@@ -34,14 +35,18 @@ int free_keyval_at_finalize(MPI_Comm, int keyval, void*, void*) {
   return MPI_SUCCESS;
 }
 
+// Once per process (threads may create graphs concurrently under MPI_THREAD_MULTIPLE).
 int ensure_keyval() {
-  if (g_keyval != MPI_KEYVAL_INVALID) return MPI_SUCCESS;
-  int rc = PMPI_Comm_create_keyval(copy_state, delete_state, &g_keyval, nullptr);
-  if (rc != MPI_SUCCESS) return rc;
-  int finalizer = MPI_KEYVAL_INVALID;
-  rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_keyval_at_finalize, &finalizer, nullptr);
-  if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_attr(MPI_COMM_SELF, finalizer, nullptr);
-  return rc;
+  static std::once_flag once;
+  static int result = MPI_SUCCESS;
+  std::call_once(once, [] {
+    result = PMPI_Comm_create_keyval(copy_state, delete_state, &g_keyval, nullptr);
+    if (result != MPI_SUCCESS) return;
+    int finalizer = MPI_KEYVAL_INVALID;
+    result = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_keyval_at_finalize, &finalizer, nullptr);
+    if (result == MPI_SUCCESS) result = PMPI_Comm_set_attr(MPI_COMM_SELF, finalizer, nullptr);
+  });
+  return result;
 }
 
 }  // namespace

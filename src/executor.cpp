@@ -36,6 +36,10 @@ int CallLayout::prepare(const CallArgs& args, const std::vector<int>& in_list) {
   if (rc != MPI_SUCCESS) return rc;
 
   send_bytes_ = static_cast<std::uint64_t>(args.sendcount) * send_type_.size;
+  // MPI_Pack and MPI_Unpack count bytes in an int: larger packed blocks cannot
+  // be staged, and the call goes to PMPI (decided by all ranks together).
+  constexpr std::uint64_t kMaxPacked = INT_MAX;
+  if (!send_type_.in_place && send_bytes_ > kMaxPacked) return MPI_ERR_COUNT;
   if (send_type_.in_place || send_bytes_ == 0) {
     send_data_ = static_cast<const char*>(args.sendbuf);
   } else {
@@ -54,7 +58,10 @@ int CallLayout::prepare(const CallArgs& args, const std::vector<int>& in_list) {
   std::uint64_t staged = 0;
   for (std::size_t i = 0; i < slots; ++i) {
     slot_bytes_[i] = static_cast<std::uint64_t>(args.recvcounts[i]) * recv_type_.size;
-    if (!recv_type_.in_place && in_list[i] != MPI_PROC_NULL) staged += slot_bytes_[i];
+    if (!recv_type_.in_place && in_list[i] != MPI_PROC_NULL) {
+      if (slot_bytes_[i] > kMaxPacked) return MPI_ERR_COUNT;
+      staged += slot_bytes_[i];
+    }
   }
   if (!recv_type_.in_place) recv_stage_.resize(staged);
   std::uint64_t offset = 0;

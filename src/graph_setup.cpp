@@ -89,6 +89,40 @@ int gather_node_in_lists(MPI_Comm node_comm, int rank, const std::vector<int>& m
 
 }  // namespace
 
+namespace {
+
+// Frees a communicator when the scope ends, also when plan building throws.
+struct CommGuard {
+  MPI_Comm comm = MPI_COMM_NULL;
+  CommGuard() = default;
+  CommGuard(const CommGuard&) = delete;
+  CommGuard& operator=(const CommGuard&) = delete;
+  ~CommGuard() {
+    if (comm != MPI_COMM_NULL) PMPI_Comm_free(&comm);
+  }
+};
+
+// Fields of one rank in the places exchange.
+enum Place { kNodeKey, kDevice, kPackage, kHasNull, kPlaceFields };
+
+// Turns the exchanged places into dense node ids 0..nodes-1 (by node key).
+void decode_places(const std::vector<int>& places, algos::PlanInput& input, GraphInfo& info) {
+  const std::size_t size = places.size() / kPlaceFields;
+  std::vector<int> keys;
+  for (std::size_t r = 0; r < size; ++r) keys.push_back(places[kPlaceFields * r + kNodeKey]);
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  info.nodes = static_cast<int>(keys.size());
+  for (std::size_t r = 0; r < size; ++r) {
+    const int* p = &places[kPlaceFields * r];
+    const auto node = std::lower_bound(keys.begin(), keys.end(), p[kNodeKey]) - keys.begin();
+    input.places.push_back({static_cast<int>(node), p[kDevice], p[kPackage]});
+    info.any_proc_null = info.any_proc_null || p[kHasNull] != 0;
+  }
+}
+
+}  // namespace
+
 int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out) {
   auto info = std::make_shared<GraphInfo>();
   PMPI_Comm_rank(graph_comm, &info->rank);
@@ -99,54 +133,41 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out) {
   info->in = lists.in;
   info->out = lists.out;
 
-  MPI_Comm node_comm = MPI_COMM_NULL;
-  rc = split_node(graph_comm, info->rank, node_comm);
+  algos::PlanInput input;
+  input.rank = info->rank;
+  std::transform(lists.in.begin(), lists.in.end(), std::back_inserter(input.in), to_plan_rank);
+  std::transform(lists.out.begin(), lists.out.end(), std::back_inserter(input.out), to_plan_rank);
+
+  CommGuard node;
+  rc = split_node(graph_comm, info->rank, node.comm);
   if (rc != MPI_SUCCESS) return rc;
   int local_rank = 0;
-  PMPI_Comm_rank(node_comm, &local_rank);
-  int node_key = info->rank;
-  PMPI_Allreduce(MPI_IN_PLACE, &node_key, 1, MPI_INT, MPI_MIN, node_comm);
+  PMPI_Comm_rank(node.comm, &local_rank);
+  // NI_r first: it names every rank on the node, and the lowest of them is the node's key.
+  rc = gather_node_in_lists(node.comm, info->rank, input.in, input.node_in);
+  if (rc != MPI_SUCCESS) return rc;
 
   const topo::NodeTopology& topology = node_topology();
   info->topo_source = topology.source;
   const int device = topo::device_for_local_rank(local_rank, topology.devices, config().device_map);
-  const int package = topology.package[static_cast<std::size_t>(device)];
   const bool has_null = std::count(lists.in.begin(), lists.in.end(), MPI_PROC_NULL) +
                             std::count(lists.out.begin(), lists.out.end(), MPI_PROC_NULL) >
                         0;
-
   // One exchange over the whole communicator: where every rank lives.
-  const auto size = static_cast<std::size_t>(info->size);
-  std::vector<int> places(4 * size);
-  int mine[4] = {node_key, device, package, has_null ? 1 : 0};
-  rc = PMPI_Allgather(mine, 4, MPI_INT, places.data(), 4, MPI_INT, graph_comm);
-  if (rc == MPI_SUCCESS) {
-    algos::PlanInput input;
-    input.rank = info->rank;
-    std::vector<int> keys;
-    for (std::size_t r = 0; r < size; ++r) keys.push_back(places[4 * r]);
-    std::sort(keys.begin(), keys.end());
-    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-    info->nodes = static_cast<int>(keys.size());
-    for (std::size_t r = 0; r < size; ++r) {
-      const int node = static_cast<int>(std::lower_bound(keys.begin(), keys.end(), places[4 * r]) - keys.begin());
-      input.places.push_back({node, places[4 * r + 1], places[4 * r + 2]});
-      info->any_proc_null = info->any_proc_null || places[4 * r + 3] != 0;
-    }
-    input.node.devices = topology.devices;
-    input.node.links = topology.links;
-    input.node.hops = topology.hops;
-    std::transform(lists.in.begin(), lists.in.end(), std::back_inserter(input.in), to_plan_rank);
-    std::transform(lists.out.begin(), lists.out.end(), std::back_inserter(input.out), to_plan_rank);
-    rc = gather_node_in_lists(node_comm, info->rank, input.in, input.node_in);
-    if (rc == MPI_SUCCESS) {
-      info->linear = algos::build_linear_plan(input);
-      info->leader = algos::build_leader_plan(input);
-    }
-  }
-  PMPI_Comm_free(&node_comm);
-  if (rc == MPI_SUCCESS) out = std::move(info);
-  return rc;
+  int mine[kPlaceFields] = {input.node_in.front().first, device, topology.package[static_cast<std::size_t>(device)],
+                            has_null ? 1 : 0};
+  std::vector<int> places(kPlaceFields * static_cast<std::size_t>(info->size));
+  rc = PMPI_Allgather(mine, kPlaceFields, MPI_INT, places.data(), kPlaceFields, MPI_INT, graph_comm);
+  if (rc != MPI_SUCCESS) return rc;
+  decode_places(places, input, *info);
+
+  input.node.devices = topology.devices;
+  input.node.links = topology.links;
+  input.node.hops = topology.hops;
+  info->linear = algos::build_linear_plan(input);
+  info->leader = algos::build_leader_plan(input);
+  out = std::move(info);
+  return MPI_SUCCESS;
 }
 
 }  // namespace nbrcoll
