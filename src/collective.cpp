@@ -130,9 +130,9 @@ int neighbor_allgather(const UserCall& c, bool variable) {
     algo = choose_auto(static_cast<std::uint64_t>(vote[0]), info);
     if (algo == Algo::kNative) return to_pmpi(c, variable);
   }
-  const algos::Plan& plan = algo == Algo::kLinear ? info.linear : info.leader;
+  const RunnablePlan& plan = algo == Algo::kLinear ? info.linear : info.leader;
   rc = run_plan(plan, layout, comm, config().chunk);
-  if (rc == MPI_SUCCESS) rc = layout.finish(args, plan.copies);
+  if (rc == MPI_SUCCESS) rc = layout.finish(args, plan.plan.copies);
   if (rc != MPI_SUCCESS) {
     log(LogLevel::kInfo, "%s neighbor allgather failed with MPI error %d", algo_name(algo), rc);
     PMPI_Comm_call_errhandler(c.comm, rc);

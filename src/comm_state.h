@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "executor.h"
 #include "plan.h"
 
 namespace nbrcoll {
@@ -22,8 +23,8 @@ struct GraphInfo {
   std::vector<int> out;        // out-list as MPI reports it
   bool any_proc_null = false;  // anywhere in the communicator (one value on every rank)
   std::string topo_source;
-  algos::Plan linear;
-  algos::Plan leader;
+  RunnablePlan linear;
+  RunnablePlan leader;
 };
 
 // One per communicator handle. A duplicate shares `info` but gets a private

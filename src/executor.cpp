@@ -100,14 +100,25 @@ int CallLayout::finish(const CallArgs& args, const std::vector<algos::LocalCopy>
   return MPI_SUCCESS;
 }
 
-int run_plan(const algos::Plan& plan, const CallLayout& layout, MPI_Comm comm, std::uint64_t chunk) {
+RunnablePlan make_runnable(algos::Plan plan) {
+  RunnablePlan r;
+  r.forwards.resize(plan.recvs.size());
+  for (std::size_t i = 0; i < plan.sends.size(); ++i) {
+    const int after = plan.sends[i].after_recv;
+    if (after >= 0) r.forwards[static_cast<std::size_t>(after)].push_back(static_cast<int>(i));
+  }
+  r.plan = std::move(plan);
+  return r;
+}
+
+int run_plan(const RunnablePlan& runnable, const CallLayout& layout, MPI_Comm comm, std::uint64_t chunk) {
+  const algos::Plan& plan = runnable.plan;
   chunk = std::clamp<std::uint64_t>(chunk, 1, INT_MAX);
   std::vector<MPI_Request> requests;
   std::vector<Pending> pending;
   // Byte range of every fragment for this call's block sizes (empty: skipped on both ends).
   std::vector<algos::ByteRange> recv_range(plan.recvs.size());
   std::vector<algos::ByteRange> send_range(plan.sends.size());
-  std::vector<std::vector<int>> dependents(plan.recvs.size());
   std::size_t total = 0;
   for (std::size_t i = 0; i < plan.recvs.size(); ++i) {
     const algos::Recv& r = plan.recvs[i];
@@ -118,7 +129,6 @@ int run_plan(const algos::Plan& plan, const CallLayout& layout, MPI_Comm comm, s
     const algos::Send& s = plan.sends[i];
     send_range[i] = algos::share_bytes(s.share, block_bytes(layout, s.slot));
     total += chunks_of(send_range[i].size(), chunk);
-    if (s.after_recv >= 0) dependents[static_cast<std::size_t>(s.after_recv)].push_back(static_cast<int>(i));
   }
   requests.reserve(total);
   pending.reserve(total);
@@ -184,7 +194,7 @@ int run_plan(const algos::Plan& plan, const CallLayout& layout, MPI_Comm comm, s
       if (!p.is_recv) continue;
       const auto r = static_cast<std::size_t>(p.fragment);
       arrived[r][p.chunk] = true;
-      for (int s : dependents[r]) {
+      for (int s : runnable.forwards[r]) {
         std::uint64_t& next = next_chunk[static_cast<std::size_t>(s)];
         while (next < arrived[r].size() && arrived[r][next]) post_send_chunk(s, next++);
       }

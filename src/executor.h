@@ -52,8 +52,16 @@ class CallLayout {
   std::vector<char> recv_stage_;
 };
 
+// A plan plus what the executor derives from it once, at graph creation
+// (nothing here depends on the block size of a call).
+struct RunnablePlan {
+  algos::Plan plan;
+  std::vector<std::vector<int>> forwards;  // per receive: the sends that forward it
+};
+RunnablePlan make_runnable(algos::Plan plan);
+
 // Move every fragment of `plan`. `chunk` bytes per message at most.
 // MPI_SUCCESS or the first MPI error seen (after all requests settled).
-int run_plan(const algos::Plan& plan, const CallLayout& layout, MPI_Comm comm, std::uint64_t chunk);
+int run_plan(const RunnablePlan& runnable, const CallLayout& layout, MPI_Comm comm, std::uint64_t chunk);
 
 }  // namespace nbrcoll

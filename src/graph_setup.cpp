@@ -164,8 +164,8 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out) {
   input.node.devices = topology.devices;
   input.node.links = topology.links;
   input.node.hops = topology.hops;
-  info->linear = algos::build_linear_plan(input);
-  info->leader = algos::build_leader_plan(input);
+  info->linear = make_runnable(algos::build_linear_plan(input));
+  info->leader = make_runnable(algos::build_leader_plan(input));
   out = std::move(info);
   return MPI_SUCCESS;
 }
