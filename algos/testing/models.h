@@ -1,6 +1,6 @@
-// Built-in node models for the planner's tests and benchmarks (algos/ must
-// not depend on topo/, so the matrices of /work/shared/data/topologies.md are
-// repeated here).
+// Built-in node models for the planner's tests and benchmarks, taken from
+// topo/'s models (this test-support library may use topo/; the planner in
+// nbrcoll_algos never does).
 #pragma once
 
 #include <string>
