@@ -7,7 +7,8 @@
 
 #include "comm_state.h"
 #include "config.h"
-#include "device_memory.h"
+#include "device/backend_loader.h"
+#include "device/device_call.h"
 #include "executor.h"
 #include "log.h"
 
@@ -71,8 +72,101 @@ Algo choose_auto(std::uint64_t block, const GraphInfo& info) {
 
 // Reasons in the per-call agreement, combined with MAX (the strongest wins).
 constexpr std::int64_t kTakeIt = 0;
-constexpr std::int64_t kDeviceBuffers = 1;
+constexpr std::int64_t kDeviceBuffers = 1;  // device buffers we cannot move
 constexpr std::int64_t kCannotPrepare = 2;
+
+bool gpu_aware_mpi() {
+  const nbrcoll_device_backend* b = device_backend();
+  return b != nullptr && mpi_is_gpu_aware(*b);
+}
+
+// What the buffers this rank uses in the call are.
+struct BufferKinds {
+  bool device = false;
+  bool host = false;
+  std::int64_t reason = kTakeIt;
+};
+
+BufferKinds classify_call(const UserCall& c, const CallArgs& args, const GraphInfo& info) {
+  BufferKinds k;
+  auto add = [&k](const void* p) {
+    nbrcoll_pointer_info pi{};
+    switch (classify_buffer(p, pi)) {
+      case BufferKind::kHost:
+        k.host = true;
+        break;
+      case BufferKind::kDevice:
+        k.device = true;
+        break;
+      case BufferKind::kDeviceUnsupported:
+        k.device = true;
+        k.reason = kDeviceBuffers;
+        break;
+    }
+  };
+  const bool sends =
+      c.sendcount > 0 && std::any_of(info.out.begin(), info.out.end(), [](int d) { return d != MPI_PROC_NULL; });
+  bool receives = false;
+  for (std::size_t i = 0; i < info.in.size(); ++i)
+    receives = receives || (args.recvcounts[i] > 0 && info.in[i] != MPI_PROC_NULL);
+  if (sends) add(c.sendbuf);
+  if (receives) add(c.recvbuf);
+  if (k.device && k.host) k.reason = kDeviceBuffers;  // one rank mixing both: the MPI's business
+  if (k.device && k.reason == kTakeIt) {
+    // Device bytes are moved as they lie: contiguous types only (no pack/unpack on the device).
+    TypeLayout send_type;
+    TypeLayout recv_type;
+    if (describe_type(c.sendtype, send_type) != MPI_SUCCESS || describe_type(c.recvtype, recv_type) != MPI_SUCCESS ||
+        !send_type.in_place || !recv_type.in_place) {
+      k.reason = kDeviceBuffers;
+    }
+  }
+  return k;
+}
+
+int run_on_host(const RunnablePlan& plan, CallLayout& layout, const CallArgs& args, MPI_Comm comm) {
+  int rc = run_plan(plan, layout, comm, config().chunk);
+  if (rc == MPI_SUCCESS) rc = layout.finish(args, plan.plan.copies);
+  return rc;
+}
+
+// Device buffers on every rank that has data. Ranks without data may have no
+// backend at all: their fragments are all empty, so they run as on the host.
+// Ends with an agreement on success, so that a device failure on one rank
+// (whose forwards may then carry wrong bytes) is an error on every rank.
+int run_on_device(const RunnablePlan& plan, CallLayout& layout, const CallArgs& args, const GraphInfo& info,
+                  MPI_Comm comm) {
+  int rc = MPI_SUCCESS;
+  const nbrcoll_device_backend* backend = device_backend();
+  if (backend == nullptr) {
+    rc = run_on_host(plan, layout, args, comm);
+  } else {
+    int* tag_ub = nullptr;
+    int flag = 0;
+    PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag);
+    DeviceCall device(*backend);
+    DeviceRouting routing =
+        route_fragments(plan.plan, info.node_of, info.rank, config().device_ipc, mpi_is_gpu_aware(*backend));
+    routing.device = &device;
+    routing.process_of = &info.process_of;
+    routing.ack_tag = flag != 0 && tag_ub != nullptr ? *tag_ub : 32767;
+    if (log_enabled(LogLevel::kTrace)) {
+      const auto n = [&routing](Route r) {
+        return std::count(routing.recv_route.begin(), routing.recv_route.end(), r) +
+               std::count(routing.send_route.begin(), routing.send_route.end(), r);
+      };
+      log(LogLevel::kTrace, "device call on '%s': fragments ipc %ld, staged %ld, mpi %ld", backend->name,
+          static_cast<long>(n(Route::kIpc)), static_cast<long>(n(Route::kMpiStaged)),
+          static_cast<long>(n(Route::kMpi)));
+    }
+    rc = run_plan(plan, layout, comm, config().chunk, &routing);
+    if (rc == MPI_SUCCESS) rc = layout.finish(args, plan.plan.copies, &device);
+  }
+  int failed = rc != MPI_SUCCESS ? 1 : 0;
+  const int agreed = PMPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm);
+  if (rc == MPI_SUCCESS && (agreed != MPI_SUCCESS || failed != 0)) rc = agreed != MPI_SUCCESS ? agreed : MPI_ERR_OTHER;
+  return rc;
+}
 
 void warn_fallback_once(const char* why) {
   static std::atomic<bool> warned{false};
@@ -101,13 +195,13 @@ int neighbor_allgather(const UserCall& c, bool variable) {
     if (algo == Algo::kNative) return to_pmpi(c, variable);
   }
 
-  // One agreement for all ranks: {largest block, reason to hand the call to PMPI}.
-  // A rank must never fall back alone: its peers would wait for it forever.
+  // One agreement for all ranks: {largest block, reason to hand the call to
+  // PMPI, device buffers somewhere, host buffers somewhere}. A rank must never
+  // fall back alone: its peers would wait for it forever.
   CallLayout layout;
-  std::int64_t vote[2] = {0, kTakeIt};
-  if (is_device_memory(c.sendbuf) || is_device_memory(c.recvbuf)) {
-    vote[1] = kDeviceBuffers;  // the executor moves host bytes only: don't touch them
-  } else {
+  const BufferKinds kinds = classify_call(c, args, info);
+  std::int64_t vote[4] = {0, kinds.reason, kinds.device ? 1 : 0, kinds.host ? 1 : 0};
+  if (kinds.reason == kTakeIt) {
     try {
       vote[1] = layout.prepare(args, info.in) != MPI_SUCCESS ? kCannotPrepare : kTakeIt;
       vote[0] = static_cast<std::int64_t>(layout.largest_block());
@@ -117,22 +211,26 @@ int neighbor_allgather(const UserCall& c, bool variable) {
   }
   const MPI_Comm comm = private_comm(c.comm, *state);
   if (comm == MPI_COMM_NULL) return to_pmpi(c, variable);
-  int rc = PMPI_Allreduce(MPI_IN_PLACE, vote, 2, MPI_INT64_T, MPI_MAX, comm);
+  int rc = PMPI_Allreduce(MPI_IN_PLACE, vote, 4, MPI_INT64_T, MPI_MAX, comm);
   if (rc != MPI_SUCCESS || vote[1] == kCannotPrepare) {
     warn_fallback_once(rc != MPI_SUCCESS ? "agreement failed" : "a rank could not prepare its buffers");
     return to_pmpi(c, variable);
   }
-  if (vote[1] == kDeviceBuffers) {
-    log(LogLevel::kInfo, "device buffers on some rank: this call goes to the MPI's own neighbor allgather");
+  if (vote[1] == kDeviceBuffers || (vote[2] != 0 && vote[3] != 0)) {
+    log(LogLevel::kInfo, "%s: this call goes to the MPI's own neighbor allgather",
+        vote[1] == kDeviceBuffers ? "device buffers nbrcoll cannot move (no device backend, or a non-contiguous type)"
+                                  : "device buffers on some ranks and host buffers on others");
     return to_pmpi(c, variable);
   }
+  const bool on_device = vote[2] != 0;
   if (algo == Algo::kAuto) {
     algo = choose_auto(static_cast<std::uint64_t>(vote[0]), info);
+    // A MPI that cannot read device memory must not get it.
+    if (algo == Algo::kNative && on_device && !gpu_aware_mpi()) algo = Algo::kLinear;
     if (algo == Algo::kNative) return to_pmpi(c, variable);
   }
   const RunnablePlan& plan = algo == Algo::kLinear ? info.linear : info.leader;
-  rc = run_plan(plan, layout, comm, config().chunk);
-  if (rc == MPI_SUCCESS) rc = layout.finish(args, plan.plan.copies);
+  rc = on_device ? run_on_device(plan, layout, args, info, comm) : run_on_host(plan, layout, args, comm);
   if (rc != MPI_SUCCESS) {
     log(LogLevel::kInfo, "%s neighbor allgather failed with MPI error %d", algo_name(algo), rc);
     PMPI_Comm_call_errhandler(c.comm, rc);

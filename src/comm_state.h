@@ -19,9 +19,11 @@ struct GraphInfo {
   int rank = 0;
   int size = 0;
   int nodes = 1;
-  std::vector<int> in;         // in-list as MPI reports it (MPI_PROC_NULL kept)
-  std::vector<int> out;        // out-list as MPI reports it
-  bool any_proc_null = false;  // anywhere in the communicator (one value on every rank)
+  std::vector<int> in;          // in-list as MPI reports it (MPI_PROC_NULL kept)
+  std::vector<int> out;         // out-list as MPI reports it
+  bool any_proc_null = false;   // anywhere in the communicator (one value on every rank)
+  std::vector<int> node_of;     // rank -> node id (dense, 0..nodes-1)
+  std::vector<int> process_of;  // rank -> MPI_COMM_WORLD rank: names a process for the IPC caches
   std::string topo_source;
   RunnablePlan linear;
   RunnablePlan leader;

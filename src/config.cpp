@@ -70,6 +70,12 @@ std::optional<LogLevel> parse_level(const std::string& s) {
   return std::nullopt;
 }
 
+std::optional<bool> parse_bool(const std::string& s) {
+  if (s == "1" || s == "yes" || s == "true") return true;
+  if (s == "0" || s == "no" || s == "false") return false;
+  return std::nullopt;
+}
+
 void bad(std::vector<std::string>& warnings, const char* name, const std::string& value, const char* fallback) {
   warnings.push_back(std::string("ignoring ") + name + "='" + value + "' (" + fallback + ")");
 }
@@ -116,10 +122,8 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
       bad(warnings, "NBRCOLL_DEBUG", *v, "expected none|warn|info|trace; using warn");
   }
   if (auto v = env("NBRCOLL_DISABLE")) {
-    if (*v == "1" || *v == "yes" || *v == "true")
-      c.disable = true;
-    else if (*v == "0" || *v == "no" || *v == "false" || v->empty())
-      c.disable = false;
+    if (auto b = v->empty() ? std::optional<bool>(false) : parse_bool(*v))
+      c.disable = *b;
     else
       bad(warnings, "NBRCOLL_DISABLE", *v, "expected 0 or 1; using 0");
   }
@@ -130,6 +134,21 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
       c.device_map = map;
     else
       bad(warnings, "NBRCOLL_DEVICE_MAP", *v, (error + "; ignoring").c_str());
+  }
+  if (auto v = env("NBRCOLL_DEVICE_BACKEND")) c.device_backend = *v;
+  if (auto v = env("NBRCOLL_DEVICE_IPC")) {
+    if (auto b = parse_bool(*v))
+      c.device_ipc = *b;
+    else
+      bad(warnings, "NBRCOLL_DEVICE_IPC", *v, "expected 0 or 1; using 1");
+  }
+  if (auto v = env("NBRCOLL_GPU_AWARE")) {
+    if (*v == "auto")
+      c.gpu_aware.reset();
+    else if (auto b = parse_bool(*v))
+      c.gpu_aware = *b;
+    else
+      bad(warnings, "NBRCOLL_GPU_AWARE", *v, "expected auto, 0 or 1; using auto");
   }
   return c;
 }

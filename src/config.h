@@ -19,8 +19,11 @@ struct Config {
   int ranks_per_node = 0;              // 0: nodes from MPI_COMM_TYPE_SHARED
   std::size_t chunk = 1024 * 1024;     // pipelining chunk, bytes
   LogLevel debug = LogLevel::kWarn;
-  bool disable = false;         // NBRCOLL_DISABLE=1: everything to PMPI
-  std::vector<int> device_map;  // NBRCOLL_DEVICE_MAP: local rank -> device
+  bool disable = false;           // NBRCOLL_DISABLE=1: everything to PMPI
+  std::vector<int> device_map;    // NBRCOLL_DEVICE_MAP: local rank -> device
+  std::string device_backend;     // NBRCOLL_DEVICE_BACKEND: plugin path, "none", or empty (find it)
+  bool device_ipc = true;         // NBRCOLL_DEVICE_IPC=0: device fragments on one node go by MPI too
+  std::optional<bool> gpu_aware;  // NBRCOLL_GPU_AWARE=0|1; unset: ask the MPI (MPIX_Query_*_support)
 };
 
 // Parse from a getenv-like lookup. Bad values leave the default and add one

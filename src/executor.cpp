@@ -4,6 +4,9 @@
 #include <climits>
 #include <cstring>
 
+#include "device/device_call.h"
+#include "log.h"
+
 namespace nbrcoll {
 
 namespace {
@@ -20,9 +23,10 @@ std::uint64_t chunks_of(std::uint64_t bytes, std::uint64_t chunk) {
   return (bytes + chunk - 1) / chunk;
 }
 
-// One posted message: which fragment, which chunk.
+// One posted message: what it is, for which fragment and chunk (or peer, for acks).
+enum class Op : std::uint8_t { kRecv, kSend, kAckRecv, kAckSend };
 struct Pending {
-  bool is_recv = false;
+  Op op = Op::kRecv;
   int fragment = 0;
   std::uint64_t chunk = 0;
 };
@@ -83,10 +87,15 @@ std::uint64_t CallLayout::largest_block() const {
   return largest;
 }
 
-int CallLayout::finish(const CallArgs& args, const std::vector<algos::LocalCopy>& copies) {
+int CallLayout::finish(const CallArgs& args, const std::vector<algos::LocalCopy>& copies, DeviceCall* device) {
   for (const algos::LocalCopy& c : copies) {
     const std::uint64_t bytes = std::min(block_bytes(*this, c.from_slot), slot_bytes(c.to_slot));
-    if (bytes > 0) std::memmove(slot_data(c.to_slot), block_data(*this, c.from_slot), bytes);
+    if (bytes == 0) continue;
+    if (device == nullptr) {
+      std::memmove(slot_data(c.to_slot), block_data(*this, c.from_slot), bytes);
+    } else if (device->copy_local(slot_data(c.to_slot), block_data(*this, c.from_slot), bytes) != 0) {
+      return MPI_ERR_OTHER;
+    }
   }
   if (recv_type_.in_place) return MPI_SUCCESS;
   for (std::size_t i = 0; i < slot_data_.size(); ++i) {
@@ -111,96 +120,313 @@ RunnablePlan make_runnable(algos::Plan plan) {
   return r;
 }
 
-int run_plan(const RunnablePlan& runnable, const CallLayout& layout, MPI_Comm comm, std::uint64_t chunk) {
-  const algos::Plan& plan = runnable.plan;
-  chunk = std::clamp<std::uint64_t>(chunk, 1, INT_MAX);
-  std::vector<MPI_Request> requests;
-  std::vector<Pending> pending;
-  // Byte range of every fragment for this call's block sizes (empty: skipped on both ends).
-  std::vector<algos::ByteRange> recv_range(plan.recvs.size());
-  std::vector<algos::ByteRange> send_range(plan.sends.size());
+DeviceRouting route_fragments(const algos::Plan& plan, const std::vector<int>& node_of, int rank, bool ipc,
+                              bool gpu_aware) {
+  DeviceRouting routing;
+  const int my_node = node_of[static_cast<std::size_t>(rank)];
+  auto route = [&](int peer) {
+    if (ipc && node_of[static_cast<std::size_t>(peer)] == my_node) return Route::kIpc;
+    return gpu_aware ? Route::kMpi : Route::kMpiStaged;
+  };
+  for (const algos::Recv& r : plan.recvs) routing.recv_route.push_back(route(r.peer));
+  for (const algos::Send& s : plan.sends) routing.send_route.push_back(route(s.peer));
+  return routing;
+}
+
+namespace {
+
+// One call's run of a plan: every receive posted first, sends of the rank's
+// own block next, and a progress loop that forwards each chunk once it has
+// arrived. Host buffers take Route::kMpi everywhere; device buffers add the
+// staged and IPC routes (see Route).
+class PlanRun {
+ public:
+  PlanRun(const RunnablePlan& runnable, const CallLayout& layout, MPI_Comm comm, std::uint64_t chunk,
+          const DeviceRouting* routing)
+      : plan_(runnable.plan),
+        forwards_(runnable.forwards),
+        layout_(layout),
+        comm_(comm),
+        chunk_(std::clamp<std::uint64_t>(chunk, 1, INT_MAX)),
+        routing_(routing),
+        device_(routing != nullptr ? routing->device : nullptr) {}
+
+  int run();
+
+ private:
+  [[nodiscard]] Route recv_route(std::size_t r) const {
+    return routing_ != nullptr ? routing_->recv_route[r] : Route::kMpi;
+  }
+  [[nodiscard]] Route send_route(std::size_t s) const {
+    return routing_ != nullptr ? routing_->send_route[s] : Route::kMpi;
+  }
+  [[nodiscard]] std::pair<std::uint64_t, int> piece(const algos::ByteRange& range, std::uint64_t c) const {
+    const std::uint64_t begin = range.begin + c * chunk_;
+    return {begin, static_cast<int>(std::min(chunk_, range.end - begin))};
+  }
+  void note(int rc) {
+    if (rc != MPI_SUCCESS && first_error_ == MPI_SUCCESS) first_error_ = rc;
+  }
+  void note_device(int rc, const char* what) {
+    if (rc == 0) return;
+    log(LogLevel::kWarn, "device %s failed (%d: %s)", what, rc, device_->last_error());
+    note(MPI_ERR_OTHER);
+  }
+  MPI_Request* next_request(Op op, int fragment, std::uint64_t c) {
+    requests_.emplace_back();
+    pending_.push_back({op, fragment, c});
+    return &requests_.back();
+  }
+  int setup();
+  void post_recv_chunk(std::size_t r, std::uint64_t c);
+  void post_send_chunk(std::size_t s, std::uint64_t c);
+  void on_recv_complete(std::size_t r, std::uint64_t c);
+  void on_arrived(std::size_t r, std::uint64_t c);
+  void on_complete(const Pending& p);
+  void abandon();
+
+  const algos::Plan& plan_;
+  const std::vector<std::vector<int>>& forwards_;
+  const CallLayout& layout_;
+  MPI_Comm comm_;
+  std::uint64_t chunk_;
+  const DeviceRouting* routing_;
+  DeviceCall* device_;
+
+  std::vector<algos::ByteRange> recv_range_;  // per fragment, for this call's block sizes
+  std::vector<algos::ByteRange> send_range_;
+  std::vector<std::size_t> recv_first_chunk_;  // global chunk numbering (descriptors, copy tokens)
+  std::vector<std::size_t> send_first_chunk_;
+  std::vector<std::uint64_t> recv_stage_;  // offset of a staged fragment in the staging area
+  std::vector<std::uint64_t> send_stage_;
+  std::vector<IpcDescriptor> recv_desc_;  // per recv chunk (IPC route)
+  std::vector<IpcDescriptor> send_desc_;  // per send chunk (IPC route)
+  std::vector<int> ipc_chunks_from_;      // per peer: IPC chunks still to copy, then the ack
+  std::vector<std::vector<bool>> arrived_;
+  std::vector<std::uint64_t> next_chunk_;
+  std::vector<MPI_Request> requests_;
+  std::vector<Pending> pending_;
+  int first_error_ = MPI_SUCCESS;
+};
+
+int PlanRun::setup() {
   std::size_t total = 0;
-  for (std::size_t i = 0; i < plan.recvs.size(); ++i) {
-    const algos::Recv& r = plan.recvs[i];
-    recv_range[i] = algos::share_bytes(r.share, layout.slot_bytes(r.slot));
-    total += chunks_of(recv_range[i].size(), chunk);
+  std::size_t recv_chunks = 0;
+  std::size_t send_chunks = 0;
+  std::uint64_t staged = 0;
+  for (std::size_t i = 0; i < plan_.recvs.size(); ++i) {
+    const algos::Recv& r = plan_.recvs[i];
+    recv_range_.push_back(algos::share_bytes(r.share, layout_.slot_bytes(r.slot)));
+    recv_first_chunk_.push_back(recv_chunks);
+    recv_chunks += chunks_of(recv_range_[i].size(), chunk_);
+    recv_stage_.push_back(staged);
+    if (recv_route(i) == Route::kMpiStaged) staged += recv_range_[i].size();
   }
-  for (std::size_t i = 0; i < plan.sends.size(); ++i) {
-    const algos::Send& s = plan.sends[i];
-    send_range[i] = algos::share_bytes(s.share, block_bytes(layout, s.slot));
-    total += chunks_of(send_range[i].size(), chunk);
+  for (std::size_t i = 0; i < plan_.sends.size(); ++i) {
+    const algos::Send& s = plan_.sends[i];
+    send_range_.push_back(algos::share_bytes(s.share, block_bytes(layout_, s.slot)));
+    send_first_chunk_.push_back(send_chunks);
+    send_chunks += chunks_of(send_range_[i].size(), chunk_);
+    send_stage_.push_back(staged);
+    if (send_route(i) == Route::kMpiStaged) staged += send_range_[i].size();
   }
-  requests.reserve(total);
-  pending.reserve(total);
+  total = recv_chunks + send_chunks;
+  if (device_ != nullptr) {
+    if (const int rc = device_->reserve_staging(staged); rc != 0) {
+      note_device(rc, "staging allocation");
+      return first_error_;
+    }
+    recv_desc_.resize(recv_chunks);
+    send_desc_.resize(send_chunks);
+  }
+  int size = 0;
+  PMPI_Comm_size(comm_, &size);
+  ipc_chunks_from_.assign(static_cast<std::size_t>(size), 0);
+  arrived_.resize(plan_.recvs.size());
+  for (std::size_t i = 0; i < plan_.recvs.size(); ++i) {
+    arrived_[i].assign(chunks_of(recv_range_[i].size(), chunk_), false);
+    if (recv_route(i) == Route::kIpc)
+      ipc_chunks_from_[static_cast<std::size_t>(plan_.recvs[i].peer)] += static_cast<int>(arrived_[i].size());
+  }
+  next_chunk_.assign(plan_.sends.size(), 0);
+  requests_.reserve(total + 2 * static_cast<std::size_t>(size));
+  pending_.reserve(total + 2 * static_cast<std::size_t>(size));
+  return MPI_SUCCESS;
+}
 
-  int first_error = MPI_SUCCESS;
-  auto note = [&first_error](int rc) {
-    if (rc != MPI_SUCCESS && first_error == MPI_SUCCESS) first_error = rc;
-  };
-  auto piece = [chunk](const algos::ByteRange& range, std::uint64_t c) {
-    const std::uint64_t begin = range.begin + c * chunk;
-    return std::pair<std::uint64_t, int>(begin, static_cast<int>(std::min(chunk, range.end - begin)));
-  };
-  auto post_send_chunk = [&](int s, std::uint64_t c) {
-    const algos::Send& send = plan.sends[static_cast<std::size_t>(s)];
-    const auto [begin, bytes] = piece(send_range[static_cast<std::size_t>(s)], c);
-    requests.emplace_back();
-    pending.push_back({false, s, c});
-    note(PMPI_Isend(block_data(layout, send.slot) + begin, bytes, MPI_BYTE, send.peer, send.tag, comm,
-                    &requests.back()));
-  };
+void PlanRun::post_recv_chunk(std::size_t r, std::uint64_t c) {
+  const algos::Recv& recv = plan_.recvs[r];
+  const auto [begin, bytes] = piece(recv_range_[r], c);
+  MPI_Request* req = next_request(Op::kRecv, static_cast<int>(r), c);
+  switch (recv_route(r)) {
+    case Route::kMpi:
+      note(PMPI_Irecv(layout_.slot_data(recv.slot) + begin, bytes, MPI_BYTE, recv.peer, recv.tag, comm_, req));
+      break;
+    case Route::kMpiStaged: {
+      char* stage = device_->staging() + recv_stage_[r] + (begin - recv_range_[r].begin);
+      note(PMPI_Irecv(stage, bytes, MPI_BYTE, recv.peer, recv.tag, comm_, req));
+      break;
+    }
+    case Route::kIpc:
+      note(PMPI_Irecv(&recv_desc_[recv_first_chunk_[r] + c], sizeof(IpcDescriptor), MPI_BYTE, recv.peer, recv.tag,
+                      comm_, req));
+      break;
+  }
+}
 
-  // Every receive is posted before any send, so no order of arrival can deadlock.
-  for (std::size_t i = 0; i < plan.recvs.size(); ++i) {
-    const algos::Recv& r = plan.recvs[i];
-    for (std::uint64_t c = 0; c < chunks_of(recv_range[i].size(), chunk); ++c) {
-      const auto [begin, bytes] = piece(recv_range[i], c);
-      requests.emplace_back();
-      pending.push_back({true, static_cast<int>(i), c});
-      note(PMPI_Irecv(layout.slot_data(r.slot) + begin, bytes, MPI_BYTE, r.peer, r.tag, comm, &requests.back()));
+void PlanRun::post_send_chunk(std::size_t s, std::uint64_t c) {
+  const algos::Send& send = plan_.sends[s];
+  const auto [begin, bytes] = piece(send_range_[s], c);
+  const char* data = block_data(layout_, send.slot) + begin;
+  switch (send_route(s)) {
+    case Route::kMpi:
+      note(PMPI_Isend(data, bytes, MPI_BYTE, send.peer, send.tag, comm_,
+                      next_request(Op::kSend, static_cast<int>(s), c)));
+      break;
+    case Route::kMpiStaged: {
+      char* stage = device_->staging() + send_stage_[s] + (begin - send_range_[s].begin);
+      note_device(device_->to_host(stage, data, static_cast<std::uint64_t>(bytes)), "copy to host");
+      note(PMPI_Isend(stage, bytes, MPI_BYTE, send.peer, send.tag, comm_,
+                      next_request(Op::kSend, static_cast<int>(s), c)));
+      break;
+    }
+    case Route::kIpc: {
+      IpcDescriptor& d = send_desc_[send_first_chunk_[s] + c];
+      note_device(device_->describe(data, d), "IPC export");
+      note(PMPI_Isend(&d, sizeof(IpcDescriptor), MPI_BYTE, send.peer, send.tag, comm_,
+                      next_request(Op::kSend, static_cast<int>(s), c)));
+      break;
     }
   }
-  for (std::size_t i = 0; i < plan.sends.size(); ++i) {
-    if (plan.sends[i].after_recv >= 0) continue;
-    for (std::uint64_t c = 0; c < chunks_of(send_range[i].size(), chunk); ++c) post_send_chunk(static_cast<int>(i), c);
+}
+
+// A receive completed: bytes in place (MPI), in staging, or a descriptor (IPC).
+void PlanRun::on_recv_complete(std::size_t r, std::uint64_t c) {
+  const algos::Recv& recv = plan_.recvs[r];
+  const auto [begin, bytes] = piece(recv_range_[r], c);
+  char* dst = layout_.slot_data(recv.slot) + begin;
+  switch (recv_route(r)) {
+    case Route::kMpi:
+      break;
+    case Route::kMpiStaged: {
+      const char* stage = device_->staging() + recv_stage_[r] + (begin - recv_range_[r].begin);
+      note_device(device_->to_device(dst, stage, static_cast<std::uint64_t>(bytes)), "copy to device");
+      break;
+    }
+    case Route::kIpc: {
+      const std::size_t token = recv_first_chunk_[r] + c;
+      const int process = (*routing_->process_of)[static_cast<std::size_t>(recv.peer)];
+      const int rc = device_->start_copy(process, recv_desc_[token], dst, static_cast<std::uint64_t>(bytes),
+                                         static_cast<int>(token));
+      if (rc == 0) return;  // arrives when the copy finishes (poll)
+      // Keep the protocol going so nobody waits forever; the error is reported.
+      note_device(rc, "IPC copy");
+      break;
+    }
+  }
+  on_arrived(r, c);
+}
+
+// Chunk c of recv r is in its final place: forward it, and once every IPC
+// chunk from a peer is copied, tell the peer its memory is free again.
+void PlanRun::on_arrived(std::size_t r, std::uint64_t c) {
+  arrived_[r][c] = true;
+  for (int s : forwards_[r]) {
+    std::uint64_t& next = next_chunk_[static_cast<std::size_t>(s)];
+    while (next < arrived_[r].size() && arrived_[r][next]) post_send_chunk(static_cast<std::size_t>(s), next++);
+  }
+  if (recv_route(r) == Route::kIpc) {
+    const int peer = plan_.recvs[r].peer;
+    if (--ipc_chunks_from_[static_cast<std::size_t>(peer)] == 0) {
+      note(PMPI_Isend(nullptr, 0, MPI_BYTE, peer, routing_->ack_tag, comm_, next_request(Op::kAckSend, peer, 0)));
+    }
+  }
+}
+
+void PlanRun::on_complete(const Pending& p) {
+  if (p.op == Op::kRecv) on_recv_complete(static_cast<std::size_t>(p.fragment), p.chunk);
+}
+
+// An MPI error: give up forwarding, but let everything posted settle.
+void PlanRun::abandon() {
+  for (MPI_Request& r : requests_) {
+    if (r != MPI_REQUEST_NULL) PMPI_Cancel(&r);
+  }
+  PMPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+}
+
+int PlanRun::run() {
+  if (setup() != MPI_SUCCESS) return first_error_;
+  // Every receive is posted before any send, so no order of arrival can deadlock.
+  for (std::size_t i = 0; i < plan_.recvs.size(); ++i) {
+    for (std::uint64_t c = 0; c < arrived_[i].size(); ++c) post_recv_chunk(i, c);
+  }
+  // Senders over IPC wait for each reader's "done" before their memory may change.
+  if (device_ != nullptr) {
+    std::vector<bool> reader(ipc_chunks_from_.size(), false);
+    for (std::size_t i = 0; i < plan_.sends.size(); ++i) {
+      if (send_route(i) == Route::kIpc && send_range_[i].size() > 0)
+        reader[static_cast<std::size_t>(plan_.sends[i].peer)] = true;
+    }
+    for (std::size_t peer = 0; peer < reader.size(); ++peer) {
+      if (!reader[peer]) continue;
+      const int p = static_cast<int>(peer);
+      note(PMPI_Irecv(nullptr, 0, MPI_BYTE, p, routing_->ack_tag, comm_, next_request(Op::kAckRecv, p, 0)));
+    }
+  }
+  for (std::size_t i = 0; i < plan_.sends.size(); ++i) {
+    if (plan_.sends[i].after_recv >= 0) continue;
+    for (std::uint64_t c = 0; c < chunks_of(send_range_[i].size(), chunk_); ++c) post_send_chunk(i, c);
   }
 
   // Progress loop: a forward of chunk c goes out once chunk c of its source
   // arrived. Chunks of one fragment share a tag and MPI matches them in
   // posting order, so a forward posts its chunks strictly in order even when
-  // Waitsome reports the source's chunks out of order.
-  std::vector<std::vector<bool>> arrived(plan.recvs.size());
-  for (std::size_t i = 0; i < plan.recvs.size(); ++i) arrived[i].assign(chunks_of(recv_range[i].size(), chunk), false);
-  std::vector<std::uint64_t> next_chunk(plan.sends.size(), 0);
-  std::vector<int> done(total);
+  // Waitsome reports the source's chunks out of order. While copy kernels
+  // run, the loop polls (Testsome) so that their completions are seen too.
+  std::vector<int> done;
+  std::vector<int> copied;
   std::size_t settled = 0;
-  while (settled < requests.size()) {
+  while (settled < requests_.size() || (device_ != nullptr && device_->copies_running())) {
+    done.resize(requests_.size());
     int count = 0;
-    const int rc =
-        PMPI_Waitsome(static_cast<int>(requests.size()), requests.data(), &count, done.data(), MPI_STATUSES_IGNORE);
+    const bool polling = device_ != nullptr && device_->copies_running();
+    const int rc = polling ? PMPI_Testsome(static_cast<int>(requests_.size()), requests_.data(), &count, done.data(),
+                                           MPI_STATUSES_IGNORE)
+                           : PMPI_Waitsome(static_cast<int>(requests_.size()), requests_.data(), &count, done.data(),
+                                           MPI_STATUSES_IGNORE);
     if (rc != MPI_SUCCESS) {
       note(rc);
-      // Errors in requests: give up forwarding, but let everything posted settle.
-      for (MPI_Request& r : requests) {
-        if (r != MPI_REQUEST_NULL) PMPI_Cancel(&r);
-      }
-      PMPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+      abandon();
       break;
     }
-    if (count == MPI_UNDEFINED) break;
-    settled += static_cast<std::size_t>(count);
-    for (int k = 0; k < count; ++k) {
-      const Pending p = pending[static_cast<std::size_t>(done[static_cast<std::size_t>(k)])];
-      if (!p.is_recv) continue;
-      const auto r = static_cast<std::size_t>(p.fragment);
-      arrived[r][p.chunk] = true;
-      for (int s : runnable.forwards[r]) {
-        std::uint64_t& next = next_chunk[static_cast<std::size_t>(s)];
-        while (next < arrived[r].size() && arrived[r][next]) post_send_chunk(s, next++);
+    if (count != MPI_UNDEFINED) {
+      settled += static_cast<std::size_t>(count);
+      for (int k = 0; k < count; ++k)
+        on_complete(pending_[static_cast<std::size_t>(done[static_cast<std::size_t>(k)])]);
+    } else if (!polling) {
+      break;
+    }
+    if (polling) {
+      note_device(device_->poll(copied), "IPC copy");
+      for (int token : copied) {
+        // Token -> (recv, chunk): the recv whose first chunk is the last one not above the token.
+        const auto it =
+            std::upper_bound(recv_first_chunk_.begin(), recv_first_chunk_.end(), static_cast<std::size_t>(token));
+        const auto r = static_cast<std::size_t>(it - recv_first_chunk_.begin() - 1);
+        on_arrived(r, static_cast<std::uint64_t>(token) - recv_first_chunk_[r]);
       }
     }
   }
-  return first_error;
+  return first_error_;
+}
+
+}  // namespace
+
+int run_plan(const RunnablePlan& runnable, const CallLayout& layout, MPI_Comm comm, std::uint64_t chunk,
+             const DeviceRouting* device) {
+  PlanRun run(runnable, layout, comm, chunk, device);
+  return run.run();
 }
 
 }  // namespace nbrcoll

@@ -13,6 +13,8 @@
 
 namespace nbrcoll {
 
+class DeviceCall;
+
 // The user's arguments of one call, in one form for both variants.
 struct CallArgs {
   const void* sendbuf = nullptr;
@@ -31,8 +33,9 @@ class CallLayout {
   // May allocate (pack buffers) and pack the send block: call before any
   // communication so that a failure can still fall back. MPI_SUCCESS or an error.
   int prepare(const CallArgs& args, const std::vector<int>& in_list);
-  // After all fragments arrived: unpack staged blocks into the user's buffer.
-  int finish(const CallArgs& args, const std::vector<algos::LocalCopy>& copies);
+  // After all fragments arrived: local copies (on the device for device
+  // buffers), then unpack staged blocks into the user's buffer.
+  int finish(const CallArgs& args, const std::vector<algos::LocalCopy>& copies, DeviceCall* device = nullptr);
 
   [[nodiscard]] const char* send_data() const { return send_data_; }
   [[nodiscard]] std::uint64_t send_bytes() const { return send_bytes_; }
@@ -60,8 +63,32 @@ struct RunnablePlan {
 };
 RunnablePlan make_runnable(algos::Plan plan);
 
-// Move every fragment of `plan`. `chunk` bytes per message at most.
-// MPI_SUCCESS or the first MPI error seen (after all requests settled).
-int run_plan(const RunnablePlan& runnable, const CallLayout& layout, MPI_Comm comm, std::uint64_t chunk);
+// How one fragment of a call with device buffers travels.
+enum class Route : std::uint8_t {
+  kMpi,        // MPI on the buffer itself (host buffers, or a GPU-aware MPI)
+  kMpiStaged,  // MPI through pinned host staging, chunk by chunk
+  kIpc,        // same node: the receiver's copy kernel reads the sender's
+               // IPC-mapped memory; a small MPI message says "chunk ready"
+};
+
+// The device side of a call: where each fragment goes and with what.
+struct DeviceRouting {
+  DeviceCall* device = nullptr;
+  std::vector<Route> recv_route;                 // per Plan::recvs
+  std::vector<Route> send_route;                 // per Plan::sends
+  const std::vector<int>* process_of = nullptr;  // rank -> process id (MPI_COMM_WORLD rank)
+  int ack_tag = 0;                               // above every plan tag: "I finished reading your memory"
+};
+
+// Routes for a call with device buffers: IPC to peers on this rank's node
+// (when `ipc`), MPI on the device buffers (when `gpu_aware`), else staged.
+DeviceRouting route_fragments(const algos::Plan& plan, const std::vector<int>& node_of, int rank, bool ipc,
+                              bool gpu_aware);
+
+// Move every fragment of `plan`. `chunk` bytes per message at most. `device`:
+// nullptr for host buffers. MPI_SUCCESS or the first error seen (after all
+// requests settled and every peer was told what it waits for).
+int run_plan(const RunnablePlan& runnable, const CallLayout& layout, MPI_Comm comm, std::uint64_t chunk,
+             const DeviceRouting* device = nullptr);
 
 }  // namespace nbrcoll

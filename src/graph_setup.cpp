@@ -103,7 +103,7 @@ struct CommGuard {
 };
 
 // Fields of one rank in the places exchange.
-enum Place { kNodeKey, kDevice, kPackage, kHasNull, kPlaceFields };
+enum Place { kNodeKey, kDevice, kPackage, kHasNull, kWorldRank, kPlaceFields };
 
 // Turns the exchanged places into dense node ids 0..nodes-1 (by node key).
 void decode_places(const std::vector<int>& places, algos::PlanInput& input, GraphInfo& info) {
@@ -117,6 +117,8 @@ void decode_places(const std::vector<int>& places, algos::PlanInput& input, Grap
     const int* p = &places[kPlaceFields * r];
     const auto node = std::lower_bound(keys.begin(), keys.end(), p[kNodeKey]) - keys.begin();
     input.places.push_back({static_cast<int>(node), p[kDevice], p[kPackage]});
+    info.node_of.push_back(static_cast<int>(node));
+    info.process_of.push_back(p[kWorldRank]);
     info.any_proc_null = info.any_proc_null || p[kHasNull] != 0;
   }
 }
@@ -154,8 +156,10 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out) {
                             std::count(lists.out.begin(), lists.out.end(), MPI_PROC_NULL) >
                         0;
   // One exchange over the whole communicator: where every rank lives.
+  int world_rank = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   int mine[kPlaceFields] = {input.node_in.front().first, device, topology.package[static_cast<std::size_t>(device)],
-                            has_null ? 1 : 0};
+                            has_null ? 1 : 0, world_rank};
   std::vector<int> places(kPlaceFields * static_cast<std::size_t>(info->size));
   rc = PMPI_Allgather(mine, kPlaceFields, MPI_INT, places.data(), kPlaceFields, MPI_INT, graph_comm);
   if (rc != MPI_SUCCESS) return rc;

@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "test_graphs.h"
+
 namespace {
 
 int g_rank = 0;
@@ -41,74 +43,6 @@ void fail(const std::string& what) {
 void check(bool ok, const std::string& what) {
   ++g_checks;
   if (!ok) fail(what);
-}
-
-// ---- graphs ---------------------------------------------------------------
-
-struct Graph {
-  std::string name;
-  // Every rank's lists, known on every rank (generated from one seed).
-  std::vector<std::vector<int>> in;
-  std::vector<std::vector<int>> out;
-  bool has_null = false;
-};
-
-void add_edge(Graph& g, int s, int d) {
-  g.out[static_cast<std::size_t>(s)].push_back(d);
-  g.in[static_cast<std::size_t>(d)].push_back(s);
-}
-
-Graph empty_graph(const std::string& name) {
-  Graph g;
-  g.name = name;
-  g.in.resize(static_cast<std::size_t>(g_size));
-  g.out.resize(static_cast<std::size_t>(g_size));
-  return g;
-}
-
-// Erdos-Renyi with optional duplicate and self edges and MPI_PROC_NULL entries,
-// the lists shuffled so sources are not in rank order.
-Graph random_graph(const std::string& name, double density, unsigned seed, bool dups, bool selfs, bool nulls) {
-  Graph g = empty_graph(name);
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  for (int s = 0; s < g_size; ++s) {
-    for (int d = 0; d < g_size; ++d) {
-      if (s == d && !selfs) continue;
-      if (u(rng) < density) add_edge(g, s, d);
-      if (dups && u(rng) < 0.15) add_edge(g, s, d);
-    }
-  }
-  if (nulls) {
-    for (int r = 0; r < g_size; ++r) {
-      if (u(rng) < 0.5) g.in[static_cast<std::size_t>(r)].push_back(MPI_PROC_NULL);
-      if (u(rng) < 0.5) g.out[static_cast<std::size_t>(r)].push_back(MPI_PROC_NULL);
-    }
-    g.has_null = true;
-  }
-  // Shuffle each list; a source's k-th occurrence still pairs with the k-th
-  // occurrence in the destination's list because shuffling keeps multiplicities.
-  for (auto& l : g.in) std::shuffle(l.begin(), l.end(), rng);
-  for (auto& l : g.out) std::shuffle(l.begin(), l.end(), rng);
-  return g;
-}
-
-Graph ring_graph() {
-  Graph g = empty_graph("ring");
-  for (int r = 0; r < g_size; ++r) {
-    add_edge(g, r, (r + 1) % g_size);
-    add_edge(g, r, (r + g_size - 1) % g_size);
-  }
-  return g;
-}
-
-Graph star_graph() {
-  Graph g = empty_graph("star");
-  for (int r = 1; r < g_size; ++r) {
-    add_edge(g, 0, r);
-    add_edge(g, r, 0);
-  }
-  return g;
 }
 
 // ---- datatypes ------------------------------------------------------------
@@ -371,7 +305,7 @@ long resident_kib() {
 }
 
 void run_cycles(int cycles) {
-  const Graph g = random_graph("cycles", 0.5, 7, true, true, false);
+  const Graph g = random_graph(g_size, "cycles", 0.5, 7, true, true, false);
   const std::vector<TypeCase> types = make_types();
   long after_warmup = 0;
   for (int i = 0; i < cycles; ++i) {
@@ -435,13 +369,13 @@ int main(int argc, char** argv) {
     run_cycles(cycles);
   } else {
     std::vector<Graph> graphs = {
-        random_graph("er0.3+dup+self", 0.3, 11, true, true, false),
-        random_graph("er1.0", 1.0, 12, false, false, false),
-        random_graph("er0.05", 0.05, 13, false, false, false),
-        random_graph("er0.5+null", 0.5, 14, true, true, true),
-        ring_graph(),
-        star_graph(),
-        empty_graph("empty"),
+        random_graph(g_size, "er0.3+dup+self", 0.3, 11, true, true, false),
+        random_graph(g_size, "er1.0", 1.0, 12, false, false, false),
+        random_graph(g_size, "er0.05", 0.05, 13, false, false, false),
+        random_graph(g_size, "er0.5+null", 0.5, 14, true, true, true),
+        ring_graph(g_size),
+        star_graph(g_size),
+        empty_graph(g_size, "empty"),
     };
     // Open MPI 4.1's own neighbor collectives crash on MPI_PROC_NULL neighbours:
     // those graphs only run where nbrcoll takes the call.

@@ -30,6 +30,27 @@ TEST(Config, DefaultsWithEmptyEnvironment) {
   EXPECT_EQ(c.debug, LogLevel::kWarn);
   EXPECT_FALSE(c.disable);
   EXPECT_TRUE(c.device_map.empty());
+  EXPECT_TRUE(c.device_backend.empty());
+  EXPECT_TRUE(c.device_ipc);
+  EXPECT_FALSE(c.gpu_aware.has_value());
+}
+
+TEST(Config, DeviceSettings) {
+  std::vector<std::string> warnings;
+  Config c = parse(
+      {{"NBRCOLL_DEVICE_BACKEND", "/x/libnbrcoll-cuda.so"}, {"NBRCOLL_DEVICE_IPC", "0"}, {"NBRCOLL_GPU_AWARE", "1"}},
+      warnings);
+  EXPECT_TRUE(warnings.empty());
+  EXPECT_EQ(c.device_backend, "/x/libnbrcoll-cuda.so");
+  EXPECT_FALSE(c.device_ipc);
+  EXPECT_EQ(c.gpu_aware, std::optional<bool>(true));
+  c = parse({{"NBRCOLL_GPU_AWARE", "auto"}, {"NBRCOLL_DEVICE_IPC", "yes"}}, warnings);
+  EXPECT_FALSE(c.gpu_aware.has_value());
+  EXPECT_TRUE(c.device_ipc);
+  c = parse({{"NBRCOLL_GPU_AWARE", "maybe"}, {"NBRCOLL_DEVICE_IPC", "2"}}, warnings);
+  EXPECT_EQ(warnings.size(), 2u);
+  EXPECT_FALSE(c.gpu_aware.has_value());
+  EXPECT_TRUE(c.device_ipc);
 }
 
 TEST(Config, GoodValues) {

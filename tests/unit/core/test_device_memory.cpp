@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "device_memory.h"
+#include "device/runtime_probe.h"
 
 namespace nbrcoll {
 namespace {

@@ -1,4 +1,4 @@
-#include "device_memory.h"
+#include "runtime_probe.h"
 
 #include <dlfcn.h>
 
@@ -75,6 +75,14 @@ bool hip_device(HipPointerGetAttribute get, int version, const void* p) {
 }
 
 }  // namespace
+
+GpuRuntime loaded_runtime() {
+  Runtimes& r = runtimes();
+  find_runtimes(r);
+  if (r.cuda.load() != nullptr) return GpuRuntime::kCuda;
+  if (r.hip.load() != nullptr) return GpuRuntime::kHip;
+  return GpuRuntime::kNone;
+}
 
 bool is_device_memory(const void* p) {
   if (p == nullptr) return false;

@@ -1,0 +1,62 @@
+// The device side of one call whose buffers are device memory: the runtime
+// work the executor asks for, on process-wide resources (IPC caches, a few
+// streams, an event pool, pinned staging buffers) that live as long as the
+// process. The executor keeps the order of things; this does the GPU part.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "device/backend_abi.h"
+#include "device/ipc_cache.h"
+
+namespace nbrcoll {
+
+// Does the MPI move device buffers itself (GPU-aware)? NBRCOLL_GPU_AWARE, else
+// MPIX_Query_cuda_support / MPIX_Query_rocm_support where the MPI has them.
+bool mpi_is_gpu_aware(const nbrcoll_device_backend& backend);
+
+class DeviceCall {
+ public:
+  explicit DeviceCall(const nbrcoll_device_backend& backend) : backend_(backend) {}
+  DeviceCall(const DeviceCall&) = delete;
+  DeviceCall& operator=(const DeviceCall&) = delete;
+  ~DeviceCall();  // waits for copies still running, returns the call's resources
+
+  [[nodiscard]] const nbrcoll_device_backend& backend() const { return backend_; }
+
+  // Pinned host memory for staged fragments, valid until the call ends. 0 or an error.
+  int reserve_staging(std::uint64_t bytes);
+  [[nodiscard]] char* staging() const { return staging_; }
+
+  // Sender: describe the device bytes at `data` for a peer on this node.
+  int describe(const void* data, IpcDescriptor& out);
+  // Receiver: start copying `bytes` from the peer's memory `d` names into
+  // `dst`, on the stream for `peer`. `token` comes back from poll() when done.
+  int start_copy(int peer, const IpcDescriptor& d, void* dst, std::uint64_t bytes, int token);
+  // Tokens of copies finished since the last poll. 0 or an error.
+  int poll(std::vector<int>& finished);
+  [[nodiscard]] bool copies_running() const { return !running_.empty(); }
+
+  // Synchronous copies: within the device, and to and from staging.
+  int copy_local(void* dst, const void* src, std::uint64_t bytes);
+  int to_host(void* host, const void* device, std::uint64_t bytes);
+  int to_device(void* device, const void* host, std::uint64_t bytes);
+
+  [[nodiscard]] const char* last_error() const;
+
+ private:
+  struct Running {
+    void* event;
+    int token;
+  };
+  const nbrcoll_device_backend& backend_;
+  char* staging_ = nullptr;
+  std::uint64_t staging_bytes_ = 0;
+  std::vector<Running> running_;
+};
+
+// Counters of the process-wide import cache (tests and debug output).
+IpcImportCache::Stats ipc_import_stats();
+
+}  // namespace nbrcoll

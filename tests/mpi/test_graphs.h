@@ -1,0 +1,77 @@
+// Virtual topologies the MPI test programs share: every rank generates every
+// rank's lists from one seed, so each knows the whole graph.
+#pragma once
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+struct Graph {
+  std::string name;
+  // Every rank's lists, known on every rank (generated from one seed).
+  std::vector<std::vector<int>> in;
+  std::vector<std::vector<int>> out;
+  bool has_null = false;
+};
+
+inline void add_edge(Graph& g, int s, int d) {
+  g.out[static_cast<std::size_t>(s)].push_back(d);
+  g.in[static_cast<std::size_t>(d)].push_back(s);
+}
+
+inline Graph empty_graph(int size, const std::string& name) {
+  Graph g;
+  g.name = name;
+  g.in.resize(static_cast<std::size_t>(size));
+  g.out.resize(static_cast<std::size_t>(size));
+  return g;
+}
+
+// Erdos-Renyi with optional duplicate and self edges and MPI_PROC_NULL entries,
+// the lists shuffled so sources are not in rank order.
+inline Graph random_graph(int size, const std::string& name, double density, unsigned seed, bool dups, bool selfs,
+                          bool nulls) {
+  Graph g = empty_graph(size, name);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (int s = 0; s < size; ++s) {
+    for (int d = 0; d < size; ++d) {
+      if (s == d && !selfs) continue;
+      if (u(rng) < density) add_edge(g, s, d);
+      if (dups && u(rng) < 0.15) add_edge(g, s, d);
+    }
+  }
+  if (nulls) {
+    for (int r = 0; r < size; ++r) {
+      if (u(rng) < 0.5) g.in[static_cast<std::size_t>(r)].push_back(MPI_PROC_NULL);
+      if (u(rng) < 0.5) g.out[static_cast<std::size_t>(r)].push_back(MPI_PROC_NULL);
+    }
+    g.has_null = true;
+  }
+  // Shuffle each list; a source's k-th occurrence still pairs with the k-th
+  // occurrence in the destination's list because shuffling keeps multiplicities.
+  for (auto& l : g.in) std::shuffle(l.begin(), l.end(), rng);
+  for (auto& l : g.out) std::shuffle(l.begin(), l.end(), rng);
+  return g;
+}
+
+inline Graph ring_graph(int size) {
+  Graph g = empty_graph(size, "ring");
+  for (int r = 0; r < size; ++r) {
+    add_edge(g, r, (r + 1) % size);
+    add_edge(g, r, (r + size - 1) % size);
+  }
+  return g;
+}
+
+inline Graph star_graph(int size) {
+  Graph g = empty_graph(size, "star");
+  for (int r = 1; r < size; ++r) {
+    add_edge(g, 0, r);
+    add_edge(g, r, 0);
+  }
+  return g;
+}
