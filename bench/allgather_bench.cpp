@@ -1,10 +1,12 @@
 #include <climits>
 #include <cstring>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
 #include "core/fill.h"
 #include "core/sizes.h"
+#include "device_buffers.h"
 #include "harness.h"
 #include "nbrcoll_hooks.h"
 #include "patterns.h"
@@ -66,6 +68,14 @@ Outcome run_allgather(const Options& o, const World& w, const Graph& g) {
       << (w.emulated ? " (emulated)" : "") << ", " << g.edges() << " edges";
     res.description = d.str();
   }
+  std::optional<DeviceBuffers> dev;
+  bool staged_native = false;
+  if (!o.device.empty()) {
+    dev.emplace(o.device, w.rank);
+    staged_native = !dev->mpi_gpu_aware();
+    res.description += std::string(", device buffers (") + dev->backend().name + "); native = " +
+                       (staged_native ? "PMPI on host copies, copies timed" : "PMPI on the device buffers");
+  }
   const auto me = static_cast<std::size_t>(w.rank);
   GraphSpec spec{g.in[me], g.out[me]};
   std::vector<MPI_Comm> comms;
@@ -82,18 +92,43 @@ Outcome run_allgather(const Options& o, const World& w, const Graph& g) {
     std::vector<std::uint8_t> send(block);
     std::vector<std::uint8_t> recv(2 * kGuard + spec.in.size() * block, kGuardByte);
     if (!o.validate) fill_block(send.data(), block, w.rank, 0);
+    // Device mode: the same bytes in device memory; host vectors stay the staging and checking side.
+    std::optional<DeviceBlock> dsend;
+    std::optional<DeviceBlock> drecv;
+    if (dev) {
+      dsend.emplace(*dev, block);
+      drecv.emplace(*dev, recv.size());
+      dsend->upload(send.data(), block);
+      drecv->upload(recv.data(), recv.size());
+    }
     CallSteps steps;
     if (o.validate) {
-      steps.prepare = [&](std::size_t, std::uint64_t c) { fill_block(send.data(), block, w.rank, c); };
+      steps.prepare = [&](std::size_t, std::uint64_t c) {
+        fill_block(send.data(), block, w.rank, c);
+        if (dsend) dsend->upload(send.data(), block);
+      };
       steps.check = [&](std::size_t a, std::uint64_t c) {
+        if (drecv) drecv->download(recv.data(), recv.size());
         if (o.inject_fault && w.rank == w.procs - 1 && !spec.in.empty() && block > 0) recv[kGuard + block / 2] ^= 0x40;
         check_allgather(recv, spec.in, block, c,
                         o.algos[a] + " size " + std::to_string(size) + " call " + std::to_string(c), chk);
       };
     }
+    const std::size_t blocks = spec.in.size() * block;
     steps.run = [&](std::size_t a) {
-      MPI_Neighbor_allgather(send.data(), static_cast<int>(block), MPI_BYTE, recv.data() + kGuard,
-                             static_cast<int>(block), MPI_BYTE, comms[a]);
+      if (!dev) {
+        MPI_Neighbor_allgather(send.data(), static_cast<int>(block), MPI_BYTE, recv.data() + kGuard,
+                               static_cast<int>(block), MPI_BYTE, comms[a]);
+      } else if (o.algos[a] == "native" && staged_native) {
+        // What an application does when its MPI cannot take device memory.
+        dsend->download(send.data(), block);
+        PMPI_Neighbor_allgather(send.data(), static_cast<int>(block), MPI_BYTE, recv.data() + kGuard,
+                                static_cast<int>(block), MPI_BYTE, comms[a]);
+        drecv->upload(recv.data() + kGuard, blocks, kGuard);
+      } else {
+        MPI_Neighbor_allgather(dsend->data(), static_cast<int>(block), MPI_BYTE,
+                               static_cast<char*>(drecv->data()) + kGuard, static_cast<int>(block), MPI_BYTE, comms[a]);
+      }
     };
     const auto sums = time_interleaved(o.algos, o.warmup, o.iters, call, steps);
     for (std::size_t a = 0; a < o.algos.size(); ++a)

@@ -51,6 +51,9 @@ const char* usage() {
          "  --create-reps N   repetitions of the graph-creation timing (default 5)\n"
          "  --validate / --no-validate   check every received byte and guard (default on)\n"
          "  --csv FILE        write results as CSV; --csv-append FILE appends to it\n"
+         "  --device PLUGIN   device buffers, allocated through a device backend plugin\n"
+         "                    (libnbrcoll-cuda.so, libnbrcoll-hip.so); 'native' becomes the MPI on device\n"
+         "                    buffers if it is GPU-aware, else staged through host copies (timed)\n"
          "  --inject-fault    (tests) flip one received byte on the last rank, to see validation fail\n";
 }
 
@@ -113,6 +116,8 @@ Options parse_options(const std::vector<std::string>& args) {
       o.validate = false;
     else if (a == "--inject-fault")
       o.inject_fault = true;
+    else if (a == "--device")
+      o.device = value();
     else if (a == "--csv")
       o.csv = value();
     else if (a == "--csv-append") {
@@ -125,6 +130,7 @@ Options parse_options(const std::vector<std::string>& args) {
   if (!sizes_given) o.sizes = parse_sizes("1K:64M");
   if (o.pattern == "spmm") {
     if (o.matrix.empty()) throw std::invalid_argument("--pattern spmm needs --matrix");
+    if (!o.device.empty()) throw std::invalid_argument("--device: not for --pattern spmm (host buffers only)");
   } else if (o.pattern == "file") {
     if (o.graph.empty()) throw std::invalid_argument("--pattern file needs --graph");
   } else if (o.pattern != "rsg" && o.pattern != "moore") {

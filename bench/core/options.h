@@ -27,6 +27,7 @@ struct Options {
   bool csv_append = false;
   bool help = false;
   bool inject_fault = false;  // tests only: corrupt one received byte
+  std::string device;         // device backend plugin: buffers in device memory (rsg, moore, file)
 };
 
 // Throws std::invalid_argument with a message for the user.

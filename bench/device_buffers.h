@@ -1,0 +1,42 @@
+// Device buffers for the benchmark, through a device backend plugin (the same
+// plugins libnbrcoll loads): allocation, host <-> device copies, and whether
+// the MPI itself takes device buffers (else 'native' is timed with staging).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "device/backend_abi.h"
+
+namespace nbrbench {
+
+class DeviceBuffers {
+ public:
+  // Loads `plugin`, picks device rank % count. Throws std::runtime_error.
+  DeviceBuffers(const std::string& plugin, int rank);
+  [[nodiscard]] const nbrcoll_device_backend& backend() const { return *b_; }
+  // Does the MPI read device memory itself (MPIX_Query_*_support, or NBRCOLL_GPU_AWARE=1)?
+  [[nodiscard]] bool mpi_gpu_aware() const;
+
+ private:
+  const nbrcoll_device_backend* b_ = nullptr;
+};
+
+// One device allocation, freed with the object.
+class DeviceBlock {
+ public:
+  DeviceBlock(const DeviceBuffers& dev, std::size_t bytes);
+  DeviceBlock(const DeviceBlock&) = delete;
+  DeviceBlock& operator=(const DeviceBlock&) = delete;
+  ~DeviceBlock();
+  [[nodiscard]] void* data() const { return p_; }
+  void upload(const void* host, std::size_t bytes, std::size_t offset = 0) const;
+  void download(void* host, std::size_t bytes, std::size_t offset = 0) const;
+
+ private:
+  const nbrcoll_device_backend& b_;
+  void* p_ = nullptr;
+};
+
+}  // namespace nbrbench
