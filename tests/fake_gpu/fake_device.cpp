@@ -219,7 +219,7 @@ int device_count(int* n) {
   return 0;
 }
 int set_device(int d) {
-  return d == 0 ? 0 : 1;
+  return d == 0 ? 0 : fail(state(), "set_device: the fake has one device, 0");
 }
 
 int device_malloc(void** p, std::size_t bytes) {

@@ -1,0 +1,47 @@
+// Opens a device backend plugin by path for the device tests and the copy
+// benchmark (libnbrcoll has its own loader, src/device/backend_loader.cpp):
+// dlopen, look up the entry point, check the ABI version. Plain C++.
+#pragma once
+
+#include <dlfcn.h>
+
+#include <string>
+
+#include "backend_abi.h"
+
+namespace nbrcoll_gpu {
+
+struct OpenedBackend {
+  const nbrcoll_device_backend* table = nullptr;  // nullptr: see error
+  bool loaded = false;                            // dlopen worked (the error is then the plugin's fault)
+  std::string error;
+};
+
+inline OpenedBackend open_backend(const std::string& path) {
+  OpenedBackend b;
+  if (path.empty()) {
+    b.error = "no plugin path given";
+    return b;
+  }
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* why = dlerror();
+    b.error = "cannot load " + path + ": " + (why != nullptr ? why : "?");
+    return b;
+  }
+  b.loaded = true;  // the handle stays open for the life of the process
+  auto entry = reinterpret_cast<nbrcoll_device_backend_entry>(dlsym(handle, NBRCOLL_DEVICE_BACKEND_ENTRY));
+  if (entry == nullptr) {
+    b.error = path + " has no " NBRCOLL_DEVICE_BACKEND_ENTRY;
+    return b;
+  }
+  const nbrcoll_device_backend* table = entry();
+  if (table == nullptr || table->abi_version != NBRCOLL_DEVICE_ABI_VERSION) {
+    b.error = path + ": no table of ABI version " + std::to_string(NBRCOLL_DEVICE_ABI_VERSION);
+    return b;
+  }
+  b.table = table;
+  return b;
+}
+
+}  // namespace nbrcoll_gpu
