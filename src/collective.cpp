@@ -84,8 +84,19 @@ bool gpu_aware_mpi() {
 struct BufferKinds {
   bool device = false;
   bool host = false;
+  bool no_ipc = false;  // a device buffer here cannot be exported by IPC
   std::int64_t reason = kTakeIt;
 };
+
+void warn_no_ipc_once(const nbrcoll_device_backend& backend) {
+  static std::atomic<bool> warned{false};
+  if (!warned.exchange(true)) {
+    log(LogLevel::kInfo,
+        "a device buffer cannot be exported by IPC (%s): calls with such buffers move every "
+        "fragment by MPI",
+        backend.last_error());
+  }
+}
 
 BufferKinds classify_call(const UserCall& c, const CallArgs& args, const GraphInfo& info) {
   BufferKinds k;
@@ -121,7 +132,25 @@ BufferKinds classify_call(const UserCall& c, const CallArgs& args, const GraphIn
       k.reason = kDeviceBuffers;
     }
   }
+  if (k.device && k.reason == kTakeIt && config().device_ipc) {
+    const nbrcoll_device_backend& backend = *device_backend();
+    k.no_ipc = (sends && !can_export(backend, c.sendbuf)) || (receives && !can_export(backend, c.recvbuf));
+    if (k.no_ipc) warn_no_ipc_once(backend);
+  }
   return k;
+}
+
+// One info line per process: which device holds the first device buffers seen.
+void log_device_once(const nbrcoll_device_backend& backend, const CallArgs& args) {
+  static std::atomic<bool> logged{false};
+  if (!log_enabled(LogLevel::kInfo) || logged.exchange(true)) return;
+  nbrcoll_pointer_info info{};
+  const void* p = args.recvbuf != nullptr ? args.recvbuf : args.sendbuf;
+  if (p == nullptr || backend.pointer_info(p, &info) != 0 || info.is_device == 0) return;
+  char bus[64] = "?";
+  backend.pci_bus_id(info.device, bus, sizeof bus);
+  log(LogLevel::kInfo, "device buffers on %s device %d (PCI %s); MPI GPU-aware: %s; IPC inside a node: %s",
+      backend.name, info.device, bus, mpi_is_gpu_aware(backend) ? "yes" : "no", config().device_ipc ? "on" : "off");
 }
 
 int run_on_host(const RunnablePlan& plan, CallLayout& layout, const CallArgs& args, MPI_Comm comm) {
@@ -135,7 +164,7 @@ int run_on_host(const RunnablePlan& plan, CallLayout& layout, const CallArgs& ar
 // Ends with an agreement on success, so that a device failure on one rank
 // (whose forwards may then carry wrong bytes) is an error on every rank.
 int run_on_device(const RunnablePlan& plan, CallLayout& layout, const CallArgs& args, const GraphInfo& info,
-                  MPI_Comm comm) {
+                  MPI_Comm comm, bool ipc) {
   int rc = MPI_SUCCESS;
   const nbrcoll_device_backend* backend = device_backend();
   if (backend == nullptr) {
@@ -144,9 +173,9 @@ int run_on_device(const RunnablePlan& plan, CallLayout& layout, const CallArgs& 
     int* tag_ub = nullptr;
     int flag = 0;
     PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag);
+    log_device_once(*backend, args);
     DeviceCall device(*backend);
-    DeviceRouting routing =
-        route_fragments(plan.plan, info.node_of, info.rank, config().device_ipc, mpi_is_gpu_aware(*backend));
+    DeviceRouting routing = route_fragments(plan.plan, info.node_of, info.rank, ipc, mpi_is_gpu_aware(*backend));
     routing.device = &device;
     routing.process_of = &info.process_of;
     routing.ack_tag = flag != 0 && tag_ub != nullptr ? *tag_ub : 32767;
@@ -196,11 +225,12 @@ int neighbor_allgather(const UserCall& c, bool variable) {
   }
 
   // One agreement for all ranks: {largest block, reason to hand the call to
-  // PMPI, device buffers somewhere, host buffers somewhere}. A rank must never
+  // PMPI, device buffers somewhere, host buffers somewhere, a device buffer
+  // somewhere that IPC cannot export (then no IPC route in this call)}. A rank must never
   // fall back alone: its peers would wait for it forever.
   CallLayout layout;
   const BufferKinds kinds = classify_call(c, args, info);
-  std::int64_t vote[4] = {0, kinds.reason, kinds.device ? 1 : 0, kinds.host ? 1 : 0};
+  std::int64_t vote[5] = {0, kinds.reason, kinds.device ? 1 : 0, kinds.host ? 1 : 0, kinds.no_ipc ? 1 : 0};
   if (kinds.reason == kTakeIt) {
     try {
       vote[1] = layout.prepare(args, info.in) != MPI_SUCCESS ? kCannotPrepare : kTakeIt;
@@ -211,7 +241,7 @@ int neighbor_allgather(const UserCall& c, bool variable) {
   }
   const MPI_Comm comm = private_comm(c.comm, *state);
   if (comm == MPI_COMM_NULL) return to_pmpi(c, variable);
-  int rc = PMPI_Allreduce(MPI_IN_PLACE, vote, 4, MPI_INT64_T, MPI_MAX, comm);
+  int rc = PMPI_Allreduce(MPI_IN_PLACE, vote, 5, MPI_INT64_T, MPI_MAX, comm);
   if (rc != MPI_SUCCESS || vote[1] == kCannotPrepare) {
     warn_fallback_once(rc != MPI_SUCCESS ? "agreement failed" : "a rank could not prepare its buffers");
     return to_pmpi(c, variable);
@@ -230,7 +260,8 @@ int neighbor_allgather(const UserCall& c, bool variable) {
     if (algo == Algo::kNative) return to_pmpi(c, variable);
   }
   const RunnablePlan& plan = algo == Algo::kLinear ? info.linear : info.leader;
-  rc = on_device ? run_on_device(plan, layout, args, info, comm) : run_on_host(plan, layout, args, comm);
+  rc = on_device ? run_on_device(plan, layout, args, info, comm, config().device_ipc && vote[4] == 0)
+                 : run_on_host(plan, layout, args, comm);
   if (rc != MPI_SUCCESS) {
     log(LogLevel::kInfo, "%s neighbor allgather failed with MPI error %d", algo_name(algo), rc);
     PMPI_Comm_call_errhandler(c.comm, rc);

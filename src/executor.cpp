@@ -374,8 +374,19 @@ int PlanRun::run() {
       note(PMPI_Irecv(nullptr, 0, MPI_BYTE, p, routing_->ack_tag, comm_, next_request(Op::kAckRecv, p, 0)));
     }
   }
+  // Own blocks go out in staggered peer order (the next rank first), so that
+  // the ranks of a node do not all start on the same peer's device at once.
+  int me = 0;
+  PMPI_Comm_rank(comm_, &me);
+  const auto size = static_cast<int>(ipc_chunks_from_.size());
+  std::vector<std::size_t> own;
   for (std::size_t i = 0; i < plan_.sends.size(); ++i) {
-    if (plan_.sends[i].after_recv >= 0) continue;
+    if (plan_.sends[i].after_recv < 0) own.push_back(i);
+  }
+  std::stable_sort(own.begin(), own.end(), [&](std::size_t a, std::size_t b) {
+    return (plan_.sends[a].peer - me + size) % size < (plan_.sends[b].peer - me + size) % size;
+  });
+  for (std::size_t i : own) {
     for (std::uint64_t c = 0; c < chunks_of(send_range_[i].size(), chunk_); ++c) post_send_chunk(i, c);
   }
 

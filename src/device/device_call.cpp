@@ -46,6 +46,17 @@ bool mpi_is_gpu_aware(const nbrcoll_device_backend& backend) {
   return fn != nullptr && fn() == 1;
 }
 
+bool can_export(const nbrcoll_device_backend& backend, const void* p) {
+  nbrcoll_pointer_info info{};
+  if (backend.pointer_info(p, &info) != 0 || info.is_device == 0) return false;
+  nbrcoll_ipc_handle handle{};
+  Shared& s = shared();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return s.exports.handle(
+             info.base, info.buffer_id,
+             [&backend](void* base, nbrcoll_ipc_handle& h) { return backend.ipc_get(base, &h); }, handle) == 0;
+}
+
 DeviceCall::~DeviceCall() {
   Shared& s = shared();
   std::lock_guard<std::mutex> lock(s.mutex);

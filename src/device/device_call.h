@@ -16,6 +16,11 @@ namespace nbrcoll {
 // MPIX_Query_cuda_support / MPIX_Query_rocm_support where the MPI has them.
 bool mpi_is_gpu_aware(const nbrcoll_device_backend& backend);
 
+// Can the allocation holding `p` be exported by IPC? (Memory from stream-
+// ordered pools or the VMM API cannot be, with the legacy IPC calls.) The
+// handle is cached, so this costs one lookup after the first call.
+bool can_export(const nbrcoll_device_backend& backend, const void* p);
+
 class DeviceCall {
  public:
   explicit DeviceCall(const nbrcoll_device_backend& backend) : backend_(backend) {}

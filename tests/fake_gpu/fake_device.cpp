@@ -6,6 +6,8 @@
 //    memory) crashes the test, as it would on a GPU. Only this plugin's own
 //    copies open the pages, briefly. NBRCOLL_FAKE_DEVICE_UNPROTECTED=1 leaves
 //    them readable (to stand in for a GPU-aware MPI).
+//    NBRCOLL_FAKE_DEVICE_NO_IPC=1 makes every export fail, like memory from
+//    stream-ordered pools under CUDA's legacy IPC.
 //  - IPC handles name the shared memory object; opening maps it here.
 //  - Copies run at once, but an event reports "done" only on its second
 //    query, so the executor's polling path runs as with real kernels.
@@ -40,6 +42,7 @@ struct State {
   std::uint64_t next_id = 1;
   long counters[4] = {0, 0, 0, 0};  // allocations, ipc gets, ipc opens, ipc closes
   bool protect = true;
+  bool no_ipc = false;  // NBRCOLL_FAKE_DEVICE_NO_IPC=1: allocations cannot be exported
   std::string error;
 };
 
@@ -48,6 +51,8 @@ State& state() {
     auto* st = new State;
     const char* v = std::getenv("NBRCOLL_FAKE_DEVICE_UNPROTECTED");
     st->protect = !(v != nullptr && std::strcmp(v, "1") == 0);
+    const char* n = std::getenv("NBRCOLL_FAKE_DEVICE_NO_IPC");
+    st->no_ipc = n != nullptr && std::strcmp(n, "1") == 0;
     return st;
   }();
   return *s;
@@ -136,6 +141,7 @@ int ipc_get(void* base, nbrcoll_ipc_handle* out) {
   std::lock_guard<std::mutex> lock(s.mutex);
   auto it = s.regions.find(reinterpret_cast<std::uintptr_t>(base));
   if (it == s.regions.end() || !it->second.owned) return fail(s, "ipc_get: not the base of an allocation");
+  if (s.no_ipc) return fail(s, "ipc_get: this allocation cannot be exported (NBRCOLL_FAKE_DEVICE_NO_IPC)");
   ++s.counters[1];
   std::memset(out->bytes, 0, sizeof(out->bytes));
   std::snprintf(reinterpret_cast<char*>(out->bytes), sizeof(out->bytes), "%s", it->second.name.c_str());
