@@ -72,7 +72,7 @@ Outcome run_allgather(const Options& o, const World& w, const Graph& g) {
   bool staged_native = false;
   if (!o.device.empty()) {
     dev.emplace(o.device, w.rank);
-    staged_native = !dev->mpi_gpu_aware();
+    staged_native = !mpi_takes_device_memory(dev->backend());
     res.description += std::string(", device buffers (") + dev->backend().name + "); native = " +
                        (staged_native ? "PMPI on host copies, copies timed" : "PMPI on the device buffers");
   }

@@ -1,6 +1,5 @@
 // Device buffers for the benchmark, through a device backend plugin (the same
-// plugins libnbrcoll loads): allocation, host <-> device copies, and whether
-// the MPI itself takes device buffers (else 'native' is timed with staging).
+// plugins libnbrcoll loads): allocation and host <-> device copies.
 #pragma once
 
 #include <cstddef>
@@ -16,8 +15,6 @@ class DeviceBuffers {
   // Loads `plugin`, picks device rank % count. Throws std::runtime_error.
   DeviceBuffers(const std::string& plugin, int rank);
   [[nodiscard]] const nbrcoll_device_backend& backend() const { return *b_; }
-  // Does the MPI read device memory itself (MPIX_Query_*_support, or NBRCOLL_GPU_AWARE=1)?
-  [[nodiscard]] bool mpi_gpu_aware() const;
 
  private:
   const nbrcoll_device_backend* b_ = nullptr;

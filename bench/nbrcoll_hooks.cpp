@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "config.h"
+#include "device/device_call.h"
 #include "introspect.h"
 #include "plan.h"
 #include "plan_stats.h"
@@ -83,6 +84,10 @@ Traffic reduce_traffic(const Traffic& t, MPI_Comm comm) {
              comm);
   MPI_Reduce(t.bytes.data(), sum.bytes.data(), static_cast<int>(t.bytes.size()), MPI_UINT64_T, MPI_SUM, 0, comm);
   return sum;
+}
+
+bool mpi_takes_device_memory(const nbrcoll_device_backend& backend) {
+  return nbrcoll::mpi_is_gpu_aware(backend);
 }
 
 }  // namespace nbrbench

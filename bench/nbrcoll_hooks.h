@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "device/backend_abi.h"
+
 namespace nbrbench {
 
 // Sets nbrcoll's process-wide algorithm override ("native", "linear",
@@ -35,6 +37,10 @@ Traffic plan_traffic(MPI_Comm graph_comm, const std::string& algo, const std::fu
 // multi-hop).
 Traffic native_traffic(MPI_Comm graph_comm, int self, const std::vector<int>& out, std::uint64_t block,
                        const std::vector<int>& node_of);
+
+// Does the MPI take device memory itself? nbrcoll's own answer
+// (NBRCOLL_GPU_AWARE, else MPIX_Query_cuda_support / _rocm_support).
+bool mpi_takes_device_memory(const nbrcoll_device_backend& backend);
 
 // Sum of every rank's traffic on rank 0 (collective over `comm`).
 Traffic reduce_traffic(const Traffic& t, MPI_Comm comm);

@@ -51,9 +51,9 @@ bool acceptable(const UserCall& c, bool variable, const GraphInfo& info, CallArg
     receives = receives || (args.recvcounts[i] > 0 && info.in[i] != MPI_PROC_NULL);
   }
   if (receives && c.recvbuf == nullptr) return false;
-  const bool sends =
-      c.sendcount > 0 && std::any_of(info.out.begin(), info.out.end(), [](int d) { return d != MPI_PROC_NULL; });
-  return !(sends && c.sendbuf == nullptr);
+  args.receives = receives;
+  args.sends = c.sendcount > 0 && info.any_real_out;
+  return !(args.sends && c.sendbuf == nullptr);
 }
 
 std::uint64_t type_bytes(MPI_Datatype type, int count) {
@@ -98,7 +98,7 @@ void warn_no_ipc_once(const nbrcoll_device_backend& backend) {
   }
 }
 
-BufferKinds classify_call(const UserCall& c, const CallArgs& args, const GraphInfo& info) {
+BufferKinds classify_call(const UserCall& c, const CallArgs& args) {
   BufferKinds k;
   auto add = [&k](const void* p) {
     nbrcoll_pointer_info pi{};
@@ -115,13 +115,8 @@ BufferKinds classify_call(const UserCall& c, const CallArgs& args, const GraphIn
         break;
     }
   };
-  const bool sends =
-      c.sendcount > 0 && std::any_of(info.out.begin(), info.out.end(), [](int d) { return d != MPI_PROC_NULL; });
-  bool receives = false;
-  for (std::size_t i = 0; i < info.in.size(); ++i)
-    receives = receives || (args.recvcounts[i] > 0 && info.in[i] != MPI_PROC_NULL);
-  if (sends) add(c.sendbuf);
-  if (receives) add(c.recvbuf);
+  if (args.sends) add(c.sendbuf);
+  if (args.receives) add(c.recvbuf);
   if (k.device && k.host) k.reason = kDeviceBuffers;  // one rank mixing both: the MPI's business
   if (k.device && k.reason == kTakeIt) {
     // Device bytes are moved as they lie: contiguous types only (no pack/unpack on the device).
@@ -134,7 +129,7 @@ BufferKinds classify_call(const UserCall& c, const CallArgs& args, const GraphIn
   }
   if (k.device && k.reason == kTakeIt && config().device_ipc) {
     const nbrcoll_device_backend& backend = *device_backend();
-    k.no_ipc = (sends && !can_export(backend, c.sendbuf)) || (receives && !can_export(backend, c.recvbuf));
+    k.no_ipc = (args.sends && !can_export(backend, c.sendbuf)) || (args.receives && !can_export(backend, c.recvbuf));
     if (k.no_ipc) warn_no_ipc_once(backend);
   }
   return k;
@@ -218,8 +213,8 @@ int neighbor_allgather(const UserCall& c, bool variable) {
   // choice is identical without asking anyone. allgatherv decides below, from
   // the communicator's largest block.
   if (algo == Algo::kAuto && !variable) {
-    const bool sends = std::any_of(info.out.begin(), info.out.end(), [](int d) { return d != MPI_PROC_NULL; });
-    const std::uint64_t block = sends ? type_bytes(c.sendtype, c.sendcount) : type_bytes(c.recvtype, c.recvcount);
+    const std::uint64_t block =
+        info.any_real_out ? type_bytes(c.sendtype, c.sendcount) : type_bytes(c.recvtype, c.recvcount);
     algo = choose_auto(block, info);
     if (algo == Algo::kNative) return to_pmpi(c, variable);
   }
@@ -229,7 +224,7 @@ int neighbor_allgather(const UserCall& c, bool variable) {
   // somewhere that IPC cannot export (then no IPC route in this call)}. A rank must never
   // fall back alone: its peers would wait for it forever.
   CallLayout layout;
-  const BufferKinds kinds = classify_call(c, args, info);
+  const BufferKinds kinds = classify_call(c, args);
   std::int64_t vote[5] = {0, kinds.reason, kinds.device ? 1 : 0, kinds.host ? 1 : 0, kinds.no_ipc ? 1 : 0};
   if (kinds.reason == kTakeIt) {
     try {

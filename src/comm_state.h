@@ -21,6 +21,7 @@ struct GraphInfo {
   int nodes = 1;
   std::vector<int> in;          // in-list as MPI reports it (MPI_PROC_NULL kept)
   std::vector<int> out;         // out-list as MPI reports it
+  bool any_real_out = false;    // an out-neighbour other than MPI_PROC_NULL
   bool any_proc_null = false;   // anywhere in the communicator (one value on every rank)
   std::vector<int> node_of;     // rank -> node id (dense, 0..nodes-1)
   std::vector<int> process_of;  // rank -> MPI_COMM_WORLD rank: names a process for the IPC caches

@@ -109,13 +109,20 @@ int CallLayout::finish(const CallArgs& args, const std::vector<algos::LocalCopy>
   return MPI_SUCCESS;
 }
 
-RunnablePlan make_runnable(algos::Plan plan) {
+RunnablePlan make_runnable(algos::Plan plan, int comm_size) {
   RunnablePlan r;
   r.forwards.resize(plan.recvs.size());
   for (std::size_t i = 0; i < plan.sends.size(); ++i) {
     const int after = plan.sends[i].after_recv;
-    if (after >= 0) r.forwards[static_cast<std::size_t>(after)].push_back(static_cast<int>(i));
+    if (after >= 0)
+      r.forwards[static_cast<std::size_t>(after)].push_back(static_cast<int>(i));
+    else
+      r.own_sends.push_back(static_cast<int>(i));
   }
+  const auto distance = [&](int s) {
+    return (plan.sends[static_cast<std::size_t>(s)].peer - plan.rank + comm_size) % comm_size;
+  };
+  std::stable_sort(r.own_sends.begin(), r.own_sends.end(), [&](int a, int b) { return distance(a) < distance(b); });
   r.plan = std::move(plan);
   return r;
 }
@@ -145,6 +152,7 @@ class PlanRun {
           const DeviceRouting* routing)
       : plan_(runnable.plan),
         forwards_(runnable.forwards),
+        own_sends_(runnable.own_sends),
         layout_(layout),
         comm_(comm),
         chunk_(std::clamp<std::uint64_t>(chunk, 1, INT_MAX)),
@@ -187,6 +195,7 @@ class PlanRun {
 
   const algos::Plan& plan_;
   const std::vector<std::vector<int>>& forwards_;
+  const std::vector<int>& own_sends_;
   const CallLayout& layout_;
   MPI_Comm comm_;
   std::uint64_t chunk_;
@@ -239,9 +248,11 @@ int PlanRun::setup() {
     recv_desc_.resize(recv_chunks);
     send_desc_.resize(send_chunks);
   }
-  int size = 0;
-  PMPI_Comm_size(comm_, &size);
-  ipc_chunks_from_.assign(static_cast<std::size_t>(size), 0);
+  if (device_ != nullptr) {
+    int size = 0;
+    PMPI_Comm_size(comm_, &size);
+    ipc_chunks_from_.assign(static_cast<std::size_t>(size), 0);
+  }
   arrived_.resize(plan_.recvs.size());
   for (std::size_t i = 0; i < plan_.recvs.size(); ++i) {
     arrived_[i].assign(chunks_of(recv_range_[i].size(), chunk_), false);
@@ -249,8 +260,9 @@ int PlanRun::setup() {
       ipc_chunks_from_[static_cast<std::size_t>(plan_.recvs[i].peer)] += static_cast<int>(arrived_[i].size());
   }
   next_chunk_.assign(plan_.sends.size(), 0);
-  requests_.reserve(total + 2 * static_cast<std::size_t>(size));
-  pending_.reserve(total + 2 * static_cast<std::size_t>(size));
+  // Device calls add at most two acks per peer.
+  requests_.reserve(total + 2 * ipc_chunks_from_.size());
+  pending_.reserve(total + 2 * ipc_chunks_from_.size());
   return MPI_SUCCESS;
 }
 
@@ -374,19 +386,8 @@ int PlanRun::run() {
       note(PMPI_Irecv(nullptr, 0, MPI_BYTE, p, routing_->ack_tag, comm_, next_request(Op::kAckRecv, p, 0)));
     }
   }
-  // Own blocks go out in staggered peer order (the next rank first), so that
-  // the ranks of a node do not all start on the same peer's device at once.
-  int me = 0;
-  PMPI_Comm_rank(comm_, &me);
-  const auto size = static_cast<int>(ipc_chunks_from_.size());
-  std::vector<std::size_t> own;
-  for (std::size_t i = 0; i < plan_.sends.size(); ++i) {
-    if (plan_.sends[i].after_recv < 0) own.push_back(i);
-  }
-  std::stable_sort(own.begin(), own.end(), [&](std::size_t a, std::size_t b) {
-    return (plan_.sends[a].peer - me + size) % size < (plan_.sends[b].peer - me + size) % size;
-  });
-  for (std::size_t i : own) {
+  for (int s : own_sends_) {
+    const auto i = static_cast<std::size_t>(s);
     for (std::uint64_t c = 0; c < chunks_of(send_range_[i].size(), chunk_); ++c) post_send_chunk(i, c);
   }
 

@@ -24,6 +24,8 @@ struct CallArgs {
   MPI_Datatype recvtype = MPI_DATATYPE_NULL;
   std::vector<int> recvcounts;   // one per in-list slot
   std::vector<MPI_Aint> displs;  // one per slot, in units of the recvtype extent
+  bool sends = false;            // a block goes to some real neighbour
+  bool receives = false;         // some slot gets a block from a real neighbour
 };
 
 // Where the bytes of every block live during a call: the user's buffers where
@@ -60,8 +62,11 @@ class CallLayout {
 struct RunnablePlan {
   algos::Plan plan;
   std::vector<std::vector<int>> forwards;  // per receive: the sends that forward it
+  // The sends of this rank's own block, in staggered peer order (the next
+  // rank first), so that the ranks of a node do not all start on one peer.
+  std::vector<int> own_sends;
 };
-RunnablePlan make_runnable(algos::Plan plan);
+RunnablePlan make_runnable(algos::Plan plan, int comm_size);
 
 // How one fragment of a call with device buffers travels.
 enum class Route : std::uint8_t {

@@ -134,6 +134,7 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out) {
   if (rc != MPI_SUCCESS) return rc;
   info->in = lists.in;
   info->out = lists.out;
+  info->any_real_out = std::any_of(lists.out.begin(), lists.out.end(), [](int d) { return d != MPI_PROC_NULL; });
 
   algos::PlanInput input;
   input.rank = info->rank;
@@ -168,8 +169,8 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out) {
   input.node.devices = topology.devices;
   input.node.links = topology.links;
   input.node.hops = topology.hops;
-  info->linear = make_runnable(algos::build_linear_plan(input));
-  info->leader = make_runnable(algos::build_leader_plan(input));
+  info->linear = make_runnable(algos::build_linear_plan(input), info->size);
+  info->leader = make_runnable(algos::build_leader_plan(input), info->size);
   out = std::move(info);
   return MPI_SUCCESS;
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "config.h"
+#include "device/open_backend.h"
 #include "device/runtime_probe.h"
 #include "log.h"
 
@@ -24,21 +25,14 @@ std::string own_directory() {
 }
 
 const nbrcoll_device_backend* open_plugin(const std::string& path) {
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    log(LogLevel::kInfo, "device backend %s not loaded: %s", path.c_str(), dlerror());
+  const nbrcoll_gpu::OpenedBackend b = nbrcoll_gpu::open_backend(path);
+  if (b.table == nullptr) {
+    // Not there is normal (no such plugin built); there but unusable is worth a warning.
+    log(b.loaded ? LogLevel::kWarn : LogLevel::kInfo, "device backend not used: %s", b.error.c_str());
     return nullptr;
   }
-  auto entry = reinterpret_cast<nbrcoll_device_backend_entry>(dlsym(handle, NBRCOLL_DEVICE_BACKEND_ENTRY));
-  const nbrcoll_device_backend* table = entry != nullptr ? entry() : nullptr;
-  if (table == nullptr || table->abi_version != NBRCOLL_DEVICE_ABI_VERSION) {
-    log(LogLevel::kWarn, "device backend %s: no %s of ABI version %d; device buffers go to the MPI", path.c_str(),
-        NBRCOLL_DEVICE_BACKEND_ENTRY, NBRCOLL_DEVICE_ABI_VERSION);
-    dlclose(handle);
-    return nullptr;
-  }
-  log(LogLevel::kInfo, "device backend '%s' loaded from %s", table->name, path.c_str());
-  return table;  // the handle stays open for the life of the process
+  log(LogLevel::kInfo, "device backend '%s' loaded from %s", b.table->name, path.c_str());
+  return b.table;
 }
 
 // Next to libnbrcoll first, then the loader's search path.

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -33,17 +34,37 @@ Shared& shared() {
   return *s;
 }
 
+// Stream `index` (< kStreams) of the current device, created on first use.
+// Caller holds the mutex.
+int stream_for(const nbrcoll_device_backend& backend, Shared& s, int index, void*& stream) {
+  int device = 0;
+  if (const int rc = backend.current_device(&device); rc != 0) return rc;
+  std::vector<void*>& streams = s.streams[device];
+  while (streams.size() <= static_cast<std::size_t>(index)) {
+    void* fresh = nullptr;
+    if (const int rc = backend.stream_create(&fresh); rc != 0) return rc;
+    streams.push_back(fresh);
+  }
+  stream = streams[static_cast<std::size_t>(index)];
+  return 0;
+}
+
 }  // namespace
 
 bool mpi_is_gpu_aware(const nbrcoll_device_backend& backend) {
   if (config().gpu_aware) return *config().gpu_aware;
+  // The MPI's answer does not change: asked once per backend (a process has one).
+  static std::atomic<const nbrcoll_device_backend*> asked{nullptr};
+  static std::atomic<bool> answer{false};
+  if (asked.load(std::memory_order_acquire) == &backend) return answer.load(std::memory_order_relaxed);
   const char* query = nullptr;
   if (std::strcmp(backend.name, "cuda") == 0) query = "MPIX_Query_cuda_support";
   if (std::strcmp(backend.name, "hip") == 0) query = "MPIX_Query_rocm_support";
-  if (query == nullptr) return false;
   using Query = int (*)();
-  auto fn = reinterpret_cast<Query>(dlsym(RTLD_DEFAULT, query));
-  return fn != nullptr && fn() == 1;
+  auto fn = query != nullptr ? reinterpret_cast<Query>(dlsym(RTLD_DEFAULT, query)) : nullptr;
+  answer.store(fn != nullptr && fn() == 1, std::memory_order_relaxed);
+  asked.store(&backend, std::memory_order_release);
+  return answer.load(std::memory_order_relaxed);
 }
 
 bool can_export(const nbrcoll_device_backend& backend, const void* p) {
@@ -117,15 +138,8 @@ int DeviceCall::start_copy(int peer, const IpcDescriptor& d, void* dst, std::uin
       peer, d, [this](const nbrcoll_ipc_handle& h, void** m) { return backend_.ipc_open(&h, m); },
       [this](void* m) { return backend_.ipc_close(m); }, &mapped);
   if (rc != 0) return rc;
-  int device = 0;
-  if ((rc = backend_.current_device(&device)) != 0) return rc;
-  std::vector<void*>& streams = s.streams[device];
-  while (streams.size() < kStreams) {
-    void* stream = nullptr;
-    if ((rc = backend_.stream_create(&stream)) != 0) return rc;
-    streams.push_back(stream);
-  }
-  void* stream = streams[static_cast<std::size_t>(peer % kStreams)];
+  void* stream = nullptr;
+  if ((rc = stream_for(backend_, s, peer % kStreams, stream)) != 0) return rc;
   void* event = nullptr;
   if (!s.free_events.empty()) {
     event = s.free_events.back();
@@ -167,19 +181,12 @@ int DeviceCall::poll(std::vector<int>& finished) {
 
 int DeviceCall::copy_local(void* dst, const void* src, std::uint64_t bytes) {
   if (bytes == 0 || dst == src) return 0;
-  int device = 0;
-  int rc = backend_.current_device(&device);
-  if (rc != 0) return rc;
   void* stream = nullptr;
+  int rc = 0;
   {
     Shared& s = shared();
     std::lock_guard<std::mutex> lock(s.mutex);
-    std::vector<void*>& streams = s.streams[device];
-    if (streams.empty()) {
-      if ((rc = backend_.stream_create(&stream)) != 0) return rc;
-      streams.push_back(stream);
-    }
-    stream = streams.front();
+    if ((rc = stream_for(backend_, s, 0, stream)) != 0) return rc;
   }
   rc = backend_.copy_async(dst, src, bytes, stream);
   return rc != 0 ? rc : backend_.stream_sync(stream);

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "backend_abi.h"
-#include "open_backend.h"
+#include "device/backend_abi.h"
+#include "device/open_backend.h"
 
 #ifndef NBRCOLL_TEST_DEFAULT_BACKEND
 #define NBRCOLL_TEST_DEFAULT_BACKEND ""

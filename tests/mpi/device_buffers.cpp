@@ -18,10 +18,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "device/backend_abi.h"
+#include "device/open_backend.h"
 #include "test_graphs.h"
 
 namespace {
@@ -177,6 +179,8 @@ void check_cache(MPI_Comm comm, const Graph& g, bool expect_ipc, int& call) {
   const std::size_t bytes = static_cast<std::size_t>(count) * 4;
   std::vector<unsigned char> expected(in.size() * bytes, 0xA5);
   long opens_after_first = 0;
+  std::unique_ptr<DeviceBuffer> kept_send;
+  std::unique_ptr<DeviceBuffer> kept_recv;
   for (int round = 0; round < 4; ++round, ++call) {
     const std::vector<unsigned char> mine = send_bytes(g_rank, bytes, call);
     for (std::size_t i = 0; i < in.size(); ++i) {
@@ -184,13 +188,11 @@ void check_cache(MPI_Comm comm, const Graph& g, bool expect_ipc, int& call) {
       std::copy(theirs.begin(), theirs.end(), expected.begin() + static_cast<std::ptrdiff_t>(i * bytes));
     }
     // Rounds 0-1 reuse one pair of allocations; rounds 2-3 allocate afresh.
-    static DeviceBuffer* kept_send = nullptr;
-    static DeviceBuffer* kept_recv = nullptr;
-    if (round == 0 || round >= 2) {
-      delete kept_send;
-      delete kept_recv;
-      kept_send = new DeviceBuffer(mine);
-      kept_recv = new DeviceBuffer(std::vector<unsigned char>(expected.size(), 0xA5));
+    if (round != 1) {
+      kept_send.reset();  // freed first, so the new allocation may take its address
+      kept_recv.reset();
+      kept_send = std::make_unique<DeviceBuffer>(mine);
+      kept_recv = std::make_unique<DeviceBuffer>(std::vector<unsigned char>(expected.size(), 0xA5));
     } else {
       g_dev->copy_to_device_sync(kept_send->p, mine.data(), bytes);
     }
@@ -201,11 +203,6 @@ void check_cache(MPI_Comm comm, const Graph& g, bool expect_ipc, int& call) {
       check(ipc_opens() == opens_after_first,
             g.name + ": the second call on the same buffers opened IPC handles again (" +
                 std::to_string(opens_after_first) + " -> " + std::to_string(ipc_opens()) + ")");
-    }
-    if (round == 3) {
-      delete kept_send;
-      delete kept_recv;
-      kept_send = kept_recv = nullptr;
     }
   }
 }
@@ -259,18 +256,16 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--expect-ipc") == 0) expect_ipc = true;
     if (std::strcmp(argv[i], "--mpi-reads-device") == 0) mpi_reads_device = true;
   }
-  void* lib = backend != nullptr ? dlopen(backend, RTLD_NOW | RTLD_GLOBAL) : nullptr;
-  auto entry = lib != nullptr ? reinterpret_cast<nbrcoll_device_backend_entry>(dlsym(lib, NBRCOLL_DEVICE_BACKEND_ENTRY))
-                              : nullptr;
-  g_dev = entry != nullptr ? entry() : nullptr;
+  const nbrcoll_gpu::OpenedBackend opened = nbrcoll_gpu::open_backend(backend != nullptr ? backend : "");
+  g_dev = opened.table;
   int devices = 0;
   if (g_dev == nullptr || g_dev->device_count(&devices) != 0 || devices == 0) {
-    if (g_rank == 0) std::printf("SKIP: no device backend or no device (%s)\n", backend ? backend : "none given");
+    if (g_rank == 0) std::printf("SKIP: no device backend or no device (%s)\n", opened.error.c_str());
     MPI_Finalize();
     return 77;
   }
   g_dev->set_device(g_rank % devices);  // several ranks share a device when there are few
-  g_counters = reinterpret_cast<void (*)(long*)>(dlsym(lib, "nbrcoll_fake_device_counters"));
+  g_counters = reinterpret_cast<void (*)(long*)>(dlsym(opened.handle, "nbrcoll_fake_device_counters"));
 
   std::vector<Graph> graphs = {
       random_graph(g_size, "er0.4+dup+self", 0.4, 21, true, true, false),

@@ -1,6 +1,6 @@
-// Opens a device backend plugin by path for the device tests and the copy
-// benchmark (libnbrcoll has its own loader, src/device/backend_loader.cpp):
-// dlopen, look up the entry point, check the ABI version. Plain C++.
+// Opens a device backend plugin by path: dlopen, look up the entry point,
+// check the ABI version. One opener for libnbrcoll's loader, the tests and
+// the benchmarks. Plain C++, header only.
 #pragma once
 
 #include <dlfcn.h>
@@ -14,6 +14,7 @@ namespace nbrcoll_gpu {
 struct OpenedBackend {
   const nbrcoll_device_backend* table = nullptr;  // nullptr: see error
   bool loaded = false;                            // dlopen worked (the error is then the plugin's fault)
+  void* handle = nullptr;                         // the dlopen handle (stays open for the process's life)
   std::string error;
 };
 
@@ -29,7 +30,8 @@ inline OpenedBackend open_backend(const std::string& path) {
     b.error = "cannot load " + path + ": " + (why != nullptr ? why : "?");
     return b;
   }
-  b.loaded = true;  // the handle stays open for the life of the process
+  b.loaded = true;
+  b.handle = handle;
   auto entry = reinterpret_cast<nbrcoll_device_backend_entry>(dlsym(handle, NBRCOLL_DEVICE_BACKEND_ENTRY));
   if (entry == nullptr) {
     b.error = path + " has no " NBRCOLL_DEVICE_BACKEND_ENTRY;
@@ -38,6 +40,8 @@ inline OpenedBackend open_backend(const std::string& path) {
   const nbrcoll_device_backend* table = entry();
   if (table == nullptr || table->abi_version != NBRCOLL_DEVICE_ABI_VERSION) {
     b.error = path + ": no table of ABI version " + std::to_string(NBRCOLL_DEVICE_ABI_VERSION);
+    dlclose(handle);
+    b.handle = nullptr;
     return b;
   }
   b.table = table;
