@@ -14,13 +14,16 @@
 //  - Counters (allocations, handle exports, opens, closes) for the tests.
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <map>
 #include <mutex>
 #include <string>
@@ -44,7 +47,23 @@ struct State {
   bool protect = true;
   bool no_ipc = false;  // NBRCOLL_FAKE_DEVICE_NO_IPC=1: allocations cannot be exported
   std::string error;
+  // Part of every object name: a pid alone is not unique, because pids are
+  // reused and a process killed before freeing (an MPI_Abort) leaves its
+  // objects behind in /dev/shm.
+  std::uint64_t nonce = 0;
 };
+
+std::uint64_t fresh_nonce() {
+  std::uint64_t n = 0;
+  if (getrandom(&n, sizeof(n), 0) != static_cast<ssize_t>(sizeof(n))) {
+    n = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&n)) ^ static_cast<std::uint64_t>(time(nullptr));
+  }
+  return n;
+}
+
+// Objects a process still owns at a normal exit are unlinked, so that a test
+// that forgets a free leaves nothing in /dev/shm.
+void unlink_owned_at_exit();
 
 State& state() {
   static auto* s = [] {
@@ -53,9 +72,19 @@ State& state() {
     st->protect = !(v != nullptr && std::strcmp(v, "1") == 0);
     const char* n = std::getenv("NBRCOLL_FAKE_DEVICE_NO_IPC");
     st->no_ipc = n != nullptr && std::strcmp(n, "1") == 0;
+    st->nonce = fresh_nonce();
+    std::atexit(unlink_owned_at_exit);
     return st;
   }();
   return *s;
+}
+
+void unlink_owned_at_exit() {
+  State& s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  for (const auto& [base, region] : s.regions) {
+    if (region.owned) shm_unlink(region.name.c_str());
+  }
 }
 
 int fail(State& s, const std::string& why) {
@@ -94,7 +123,12 @@ int guarded_copy(void* dst, const void* src, std::size_t bytes) {
 
 int map_shared(State& s, const std::string& name, int flags, std::size_t size, void** out) {
   const int fd = shm_open(name.c_str(), flags, 0600);
-  if (fd < 0) return fail(s, "shm_open " + name + ": " + std::strerror(errno));
+  if (fd < 0) {
+    const int err = errno;  // kept for the caller: EEXIST means "pick another name"
+    fail(s, "shm_open " + name + ": " + std::strerror(err));
+    errno = err;
+    return 1;
+  }
   if ((flags & O_CREAT) != 0 && ftruncate(fd, static_cast<off_t>(size)) != 0) {
     close(fd);
     shm_unlink(name.c_str());
@@ -233,9 +267,15 @@ int device_malloc(void** p, std::size_t bytes) {
   std::lock_guard<std::mutex> lock(s.mutex);
   const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   const std::size_t size = ((bytes == 0 ? 1 : bytes) + page - 1) / page * page;
-  const std::string name = "/nbrcoll-fake-" + std::to_string(getpid()) + "-" + std::to_string(s.next_id);
   ++s.counters[0];
-  return map_shared(s, name, O_CREAT | O_EXCL | O_RDWR, size, p);
+  for (int attempt = 0;; ++attempt) {
+    char name[64];
+    std::snprintf(name, sizeof(name), "/nbrcoll-fake-%d-%016llx-%llu", static_cast<int>(getpid()),
+                  static_cast<unsigned long long>(s.nonce), static_cast<unsigned long long>(s.next_id));
+    const int rc = map_shared(s, name, O_CREAT | O_EXCL | O_RDWR, size, p);
+    if (rc == 0 || errno != EEXIST || attempt == 8) return rc;
+    s.nonce = fresh_nonce();  // somebody else's object by that name: pick another
+  }
 }
 
 int device_free(void* p) {
