@@ -154,6 +154,18 @@ int run_on_host(const RunnablePlan& plan, CallLayout& layout, const CallArgs& ar
   return rc;
 }
 
+// Tag of the IPC "done reading your memory" acks: above every plan tag.
+// MPI_TAG_UB is fixed for the life of the process, so it is asked once.
+int ipc_ack_tag() {
+  static const int tag = [] {
+    int* tag_ub = nullptr;
+    int flag = 0;
+    PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag);
+    return flag != 0 && tag_ub != nullptr ? *tag_ub : 32767;
+  }();
+  return tag;
+}
+
 // Device buffers on every rank that has data. Ranks without data may have no
 // backend at all: their fragments are all empty, so they run as on the host.
 // Ends with an agreement on success, so that a device failure on one rank
@@ -165,19 +177,14 @@ int run_on_device(const RunnablePlan& plan, CallLayout& layout, const CallArgs& 
   if (backend == nullptr) {
     rc = run_on_host(plan, layout, args, comm);
   } else {
-    int* tag_ub = nullptr;
-    int flag = 0;
-    PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag);
     log_device_once(*backend, args);
     DeviceCall device(*backend);
-    DeviceRouting routing = route_fragments(plan.plan, info.node_of, info.rank, ipc, mpi_is_gpu_aware(*backend));
-    routing.device = &device;
-    routing.process_of = &info.process_of;
-    routing.ack_tag = flag != 0 && tag_ub != nullptr ? *tag_ub : 32767;
+    const DeviceRouting routing{&device, &info.process_of, ipc_ack_tag(), ipc, mpi_is_gpu_aware(*backend)};
     if (log_enabled(LogLevel::kTrace)) {
-      const auto n = [&routing](Route r) {
-        return std::count(routing.recv_route.begin(), routing.recv_route.end(), r) +
-               std::count(routing.send_route.begin(), routing.send_route.end(), r);
+      const auto n = [&](Route r) {
+        const auto on = [&](bool on_node) { return routing.route(on_node) == r; };
+        return std::count_if(plan.recv_on_node.begin(), plan.recv_on_node.end(), on) +
+               std::count_if(plan.send_on_node.begin(), plan.send_on_node.end(), on);
       };
       log(LogLevel::kTrace, "device call on '%s': fragments ipc %ld, staged %ld, mpi %ld", backend->name,
           static_cast<long>(n(Route::kIpc)), static_cast<long>(n(Route::kMpiStaged)),

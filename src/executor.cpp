@@ -109,10 +109,15 @@ int CallLayout::finish(const CallArgs& args, const std::vector<algos::LocalCopy>
   return MPI_SUCCESS;
 }
 
-RunnablePlan make_runnable(algos::Plan plan, int comm_size) {
+RunnablePlan make_runnable(algos::Plan plan, const std::vector<int>& node_of) {
   RunnablePlan r;
+  const int comm_size = static_cast<int>(node_of.size());
+  const int my_node = node_of[static_cast<std::size_t>(plan.rank)];
+  const auto on_node = [&](int peer) { return node_of[static_cast<std::size_t>(peer)] == my_node; };
   r.forwards.resize(plan.recvs.size());
+  for (const algos::Recv& recv : plan.recvs) r.recv_on_node.push_back(on_node(recv.peer));
   for (std::size_t i = 0; i < plan.sends.size(); ++i) {
+    r.send_on_node.push_back(on_node(plan.sends[i].peer));
     const int after = plan.sends[i].after_recv;
     if (after >= 0)
       r.forwards[static_cast<std::size_t>(after)].push_back(static_cast<int>(i));
@@ -127,19 +132,6 @@ RunnablePlan make_runnable(algos::Plan plan, int comm_size) {
   return r;
 }
 
-DeviceRouting route_fragments(const algos::Plan& plan, const std::vector<int>& node_of, int rank, bool ipc,
-                              bool gpu_aware) {
-  DeviceRouting routing;
-  const int my_node = node_of[static_cast<std::size_t>(rank)];
-  auto route = [&](int peer) {
-    if (ipc && node_of[static_cast<std::size_t>(peer)] == my_node) return Route::kIpc;
-    return gpu_aware ? Route::kMpi : Route::kMpiStaged;
-  };
-  for (const algos::Recv& r : plan.recvs) routing.recv_route.push_back(route(r.peer));
-  for (const algos::Send& s : plan.sends) routing.send_route.push_back(route(s.peer));
-  return routing;
-}
-
 namespace {
 
 // One call's run of a plan: every receive posted first, sends of the rank's
@@ -151,8 +143,7 @@ class PlanRun {
   PlanRun(const RunnablePlan& runnable, const CallLayout& layout, MPI_Comm comm, std::uint64_t chunk,
           const DeviceRouting* routing)
       : plan_(runnable.plan),
-        forwards_(runnable.forwards),
-        own_sends_(runnable.own_sends),
+        runnable_(runnable),
         layout_(layout),
         comm_(comm),
         chunk_(std::clamp<std::uint64_t>(chunk, 1, INT_MAX)),
@@ -163,10 +154,10 @@ class PlanRun {
 
  private:
   [[nodiscard]] Route recv_route(std::size_t r) const {
-    return routing_ != nullptr ? routing_->recv_route[r] : Route::kMpi;
+    return routing_ != nullptr ? routing_->route(runnable_.recv_on_node[r]) : Route::kMpi;
   }
   [[nodiscard]] Route send_route(std::size_t s) const {
-    return routing_ != nullptr ? routing_->send_route[s] : Route::kMpi;
+    return routing_ != nullptr ? routing_->route(runnable_.send_on_node[s]) : Route::kMpi;
   }
   [[nodiscard]] std::pair<std::uint64_t, int> piece(const algos::ByteRange& range, std::uint64_t c) const {
     const std::uint64_t begin = range.begin + c * chunk_;
@@ -194,8 +185,7 @@ class PlanRun {
   void abandon();
 
   const algos::Plan& plan_;
-  const std::vector<std::vector<int>>& forwards_;
-  const std::vector<int>& own_sends_;
+  const RunnablePlan& runnable_;
   const CallLayout& layout_;
   MPI_Comm comm_;
   std::uint64_t chunk_;
@@ -219,7 +209,6 @@ class PlanRun {
 };
 
 int PlanRun::setup() {
-  std::size_t total = 0;
   std::size_t recv_chunks = 0;
   std::size_t send_chunks = 0;
   std::uint64_t staged = 0;
@@ -239,7 +228,7 @@ int PlanRun::setup() {
     send_stage_.push_back(staged);
     if (send_route(i) == Route::kMpiStaged) staged += send_range_[i].size();
   }
-  total = recv_chunks + send_chunks;
+  const std::size_t total = recv_chunks + send_chunks;
   if (device_ != nullptr) {
     if (const int rc = device_->reserve_staging(staged); rc != 0) {
       note_device(rc, "staging allocation");
@@ -247,11 +236,7 @@ int PlanRun::setup() {
     }
     recv_desc_.resize(recv_chunks);
     send_desc_.resize(send_chunks);
-  }
-  if (device_ != nullptr) {
-    int size = 0;
-    PMPI_Comm_size(comm_, &size);
-    ipc_chunks_from_.assign(static_cast<std::size_t>(size), 0);
+    ipc_chunks_from_.assign(routing_->process_of->size(), 0);  // one per rank of the communicator
   }
   arrived_.resize(plan_.recvs.size());
   for (std::size_t i = 0; i < plan_.recvs.size(); ++i) {
@@ -343,7 +328,7 @@ void PlanRun::on_recv_complete(std::size_t r, std::uint64_t c) {
 // chunk from a peer is copied, tell the peer its memory is free again.
 void PlanRun::on_arrived(std::size_t r, std::uint64_t c) {
   arrived_[r][c] = true;
-  for (int s : forwards_[r]) {
+  for (int s : runnable_.forwards[r]) {
     std::uint64_t& next = next_chunk_[static_cast<std::size_t>(s)];
     while (next < arrived_[r].size() && arrived_[r][next]) post_send_chunk(static_cast<std::size_t>(s), next++);
   }
@@ -386,7 +371,7 @@ int PlanRun::run() {
       note(PMPI_Irecv(nullptr, 0, MPI_BYTE, p, routing_->ack_tag, comm_, next_request(Op::kAckRecv, p, 0)));
     }
   }
-  for (int s : own_sends_) {
+  for (int s : runnable_.own_sends) {
     const auto i = static_cast<std::size_t>(s);
     for (std::uint64_t c = 0; c < chunks_of(send_range_[i].size(), chunk_); ++c) post_send_chunk(i, c);
   }

@@ -58,15 +58,18 @@ class CallLayout {
 };
 
 // A plan plus what the executor derives from it once, at graph creation
-// (nothing here depends on the block size of a call).
+// (nothing here depends on the block size or the buffers of a call).
 struct RunnablePlan {
   algos::Plan plan;
   std::vector<std::vector<int>> forwards;  // per receive: the sends that forward it
   // The sends of this rank's own block, in staggered peer order (the next
   // rank first), so that the ranks of a node do not all start on one peer.
   std::vector<int> own_sends;
+  std::vector<bool> recv_on_node;  // per receive: the peer shares this rank's node
+  std::vector<bool> send_on_node;  // per send: likewise
 };
-RunnablePlan make_runnable(algos::Plan plan, int comm_size);
+// node_of: rank -> node id, for every rank of the communicator.
+RunnablePlan make_runnable(algos::Plan plan, const std::vector<int>& node_of);
 
 // How one fragment of a call with device buffers travels.
 enum class Route : std::uint8_t {
@@ -76,19 +79,19 @@ enum class Route : std::uint8_t {
                // IPC-mapped memory; a small MPI message says "chunk ready"
 };
 
-// The device side of a call: where each fragment goes and with what.
+// The device side of a call: what moves the bytes and which routes it may use.
 struct DeviceRouting {
   DeviceCall* device = nullptr;
-  std::vector<Route> recv_route;                 // per Plan::recvs
-  std::vector<Route> send_route;                 // per Plan::sends
   const std::vector<int>* process_of = nullptr;  // rank -> process id (MPI_COMM_WORLD rank)
   int ack_tag = 0;                               // above every plan tag: "I finished reading your memory"
-};
+  bool ipc = true;                               // IPC to peers on this rank's node
+  bool gpu_aware = false;                        // the MPI reads device memory (else: staged)
 
-// Routes for a call with device buffers: IPC to peers on this rank's node
-// (when `ipc`), MPI on the device buffers (when `gpu_aware`), else staged.
-DeviceRouting route_fragments(const algos::Plan& plan, const std::vector<int>& node_of, int rank, bool ipc,
-                              bool gpu_aware);
+  [[nodiscard]] Route route(bool peer_on_node) const {
+    if (ipc && peer_on_node) return Route::kIpc;
+    return gpu_aware ? Route::kMpi : Route::kMpiStaged;
+  }
+};
 
 // Move every fragment of `plan`. `chunk` bytes per message at most. `device`:
 // nullptr for host buffers. MPI_SUCCESS or the first error seen (after all

@@ -169,8 +169,8 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out) {
   input.node.devices = topology.devices;
   input.node.links = topology.links;
   input.node.hops = topology.hops;
-  info->linear = make_runnable(algos::build_linear_plan(input), info->size);
-  info->leader = make_runnable(algos::build_leader_plan(input), info->size);
+  info->linear = make_runnable(algos::build_linear_plan(input), info->node_of);
+  info->leader = make_runnable(algos::build_leader_plan(input), info->node_of);
   out = std::move(info);
   return MPI_SUCCESS;
 }

@@ -49,6 +49,16 @@ int stream_for(const nbrcoll_device_backend& backend, Shared& s, int index, void
   return 0;
 }
 
+// The IPC handle of the allocation `info` describes, exported once per
+// allocation. 0 or the runtime's error.
+int export_handle(const nbrcoll_device_backend& backend, const nbrcoll_pointer_info& info, nbrcoll_ipc_handle& out) {
+  Shared& s = shared();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return s.exports.handle(
+      info.base, info.buffer_id, [&backend](void* base, nbrcoll_ipc_handle& h) { return backend.ipc_get(base, &h); },
+      out);
+}
+
 }  // namespace
 
 bool mpi_is_gpu_aware(const nbrcoll_device_backend& backend) {
@@ -71,11 +81,7 @@ bool can_export(const nbrcoll_device_backend& backend, const void* p) {
   nbrcoll_pointer_info info{};
   if (backend.pointer_info(p, &info) != 0 || info.is_device == 0) return false;
   nbrcoll_ipc_handle handle{};
-  Shared& s = shared();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  return s.exports.handle(
-             info.base, info.buffer_id,
-             [&backend](void* base, nbrcoll_ipc_handle& h) { return backend.ipc_get(base, &h); }, handle) == 0;
+  return export_handle(backend, info, handle) == 0;
 }
 
 DeviceCall::~DeviceCall() {
@@ -103,7 +109,8 @@ int DeviceCall::reserve_staging(std::uint64_t bytes) {
       return 0;
     }
   }
-  // None large enough: replace the largest (pinned memory is precious).
+  // None large enough: free one of the smaller ones before allocating, so the
+  // pool holds no more buffers than calls ever ran at once (pinned memory is precious).
   if (!s.free_staging.empty()) {
     backend_.host_free_pinned(s.free_staging.back().first);
     s.free_staging.pop_back();
@@ -123,11 +130,7 @@ int DeviceCall::describe(const void* data, IpcDescriptor& out) {
   out.base = reinterpret_cast<std::uintptr_t>(info.base);
   out.size = info.size;
   out.offset = reinterpret_cast<std::uintptr_t>(data) - out.base;
-  Shared& s = shared();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  return s.exports.handle(
-      info.base, info.buffer_id, [this](void* base, nbrcoll_ipc_handle& h) { return backend_.ipc_get(base, &h); },
-      out.handle);
+  return export_handle(backend_, info, out.handle);
 }
 
 int DeviceCall::start_copy(int peer, const IpcDescriptor& d, void* dst, std::uint64_t bytes, int token) {
