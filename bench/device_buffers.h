@@ -4,15 +4,22 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "device/backend_abi.h"
 
 namespace nbrbench {
 
+// A device failure on this rank alone (allocation, copy): the other ranks may
+// already be inside a collective, so the benchmark aborts the job.
+struct DeviceFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 class DeviceBuffers {
  public:
-  // Loads `plugin`, picks device rank % count. Throws std::runtime_error.
+  // Loads `plugin`, picks device rank % count. Throws DeviceFailure.
   DeviceBuffers(const std::string& plugin, int rank);
   [[nodiscard]] const nbrcoll_device_backend& backend() const { return *b_; }
 

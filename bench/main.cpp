@@ -10,6 +10,7 @@
 
 #include "core/graph.h"
 #include "core/options.h"
+#include "device_buffers.h"
 #include "nbrcoll_hooks.h"
 #include "patterns.h"
 
@@ -76,6 +77,9 @@ int main(int argc, char** argv) {
         rc = 1;
       }
     }
+  } catch (const DeviceFailure& e) {
+    std::cerr << "[rank " << rank << "] nbrcoll-bench: " << e.what() << "\n";
+    MPI_Abort(MPI_COMM_WORLD, 2);
   } catch (const std::exception& e) {
     // Every rank parses the same input, so input errors hit all ranks alike.
     if (rank == 0)
