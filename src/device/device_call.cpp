@@ -208,10 +208,4 @@ const char* DeviceCall::last_error() const {
   return e != nullptr ? e : "unknown";
 }
 
-IpcImportCache::Stats ipc_import_stats() {
-  Shared& s = shared();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  return s.imports.stats();
-}
-
 }  // namespace nbrcoll

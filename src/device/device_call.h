@@ -28,8 +28,6 @@ class DeviceCall {
   DeviceCall& operator=(const DeviceCall&) = delete;
   ~DeviceCall();  // waits for copies still running, returns the call's resources
 
-  [[nodiscard]] const nbrcoll_device_backend& backend() const { return backend_; }
-
   // Pinned host memory for staged fragments, valid until the call ends. 0 or an error.
   int reserve_staging(std::uint64_t bytes);
   [[nodiscard]] char* staging() const { return staging_; }
@@ -60,8 +58,5 @@ class DeviceCall {
   std::uint64_t staging_bytes_ = 0;
   std::vector<Running> running_;
 };
-
-// Counters of the process-wide import cache (tests and debug output).
-IpcImportCache::Stats ipc_import_stats();
 
 }  // namespace nbrcoll

@@ -54,13 +54,6 @@ int IpcImportCache::map(int peer, const IpcDescriptor& d, const Open& open, cons
   return 0;
 }
 
-void IpcImportCache::clear(const Close& close) {
-  for (auto& [peer, entries] : peers_) {
-    for (auto& [base, e] : entries) close(e.mapped);
-  }
-  peers_.clear();
-}
-
 std::size_t IpcImportCache::size() const {
   std::size_t n = 0;
   for (const auto& [peer, entries] : peers_) n += entries.size();

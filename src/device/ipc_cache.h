@@ -60,8 +60,6 @@ class IpcImportCache {
   // `peer`: cached, or opened. Cached mappings of that peer overlapping the
   // allocation under another buffer id are closed first. 0 or open's error.
   int map(int peer, const IpcDescriptor& d, const Open& open, const Close& close, void** mapped);
-  // Close every mapping (the runtime is going away).
-  void clear(const Close& close);
 
   struct Stats {
     long hits = 0;

@@ -127,17 +127,6 @@ TEST(IpcImportCache, FailedOpenIsReportedAndNotCached) {
   EXPECT_EQ(rt.opens, 1);
 }
 
-TEST(IpcImportCache, ClearClosesEverything) {
-  FakeRuntime rt;
-  IpcImportCache cache;
-  void* m = nullptr;
-  cache.map(0, allocation(0x1000, 0x100, 1), rt.open, rt.close, &m);
-  cache.map(1, allocation(0x1000, 0x100, 1), rt.open, rt.close, &m);
-  cache.clear(rt.close);
-  EXPECT_EQ(rt.closed.size(), 2u);
-  EXPECT_EQ(cache.size(), 0u);
-}
-
 TEST(IpcExportCache, GetsAHandleOncePerAllocation) {
   FakeRuntime rt;
   IpcExportCache cache;
