@@ -11,6 +11,7 @@
 #include <string>
 
 #include "graphs.h"
+#include "mixed_plan.h"
 #include "test_support.h"
 
 namespace nbrcoll::algos::testing {
@@ -24,8 +25,12 @@ std::uint64_t env_number(const char* name, std::uint64_t fallback) {
   return std::strtoull(v, nullptr, 0);
 }
 
-int pick(Rng& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
-bool chance(Rng& rng, double p) { return std::bernoulli_distribution(p)(rng); }
+int pick(Rng& rng, int lo, int hi) {
+  return std::uniform_int_distribution<int>(lo, hi)(rng);
+}
+bool chance(Rng& rng, double p) {
+  return std::bernoulli_distribution(p)(rng);
+}
 
 struct RandomCase {
   CommGraph graph;
@@ -91,7 +96,8 @@ std::vector<Edge> random_edges(Rng& rng, int p, std::string& what) {
   }
   if (!edges.empty() && chance(rng, 0.25)) {
     const int extra = pick(rng, 1, static_cast<int>(edges.size()) / 4 + 1);
-    for (int i = 0; i < extra; ++i) edges.push_back(edges[static_cast<std::size_t>(pick(rng, 0, static_cast<int>(edges.size()) - 1))]);
+    for (int i = 0; i < extra; ++i)
+      edges.push_back(edges[static_cast<std::size_t>(pick(rng, 0, static_cast<int>(edges.size()) - 1))]);
     what += ", duplicates";
   }
   if (chance(rng, 0.2)) {
@@ -110,13 +116,26 @@ std::vector<std::uint64_t> random_blocks(Rng& rng, int p, std::size_t edges) {
   const int kind = pick(rng, 0, 9);
   std::uint64_t size = 0;
   switch (kind) {
-    case 0: size = 0; break;
-    case 1: size = 1; break;
-    case 2: size = static_cast<std::uint64_t>(2 * pick(rng, 1, 150) + 1); break;
-    case 3: size = 64; break;
-    case 4: size = static_cast<std::uint64_t>(64 * pick(rng, 1, 40) + pick(rng, 0, 63)); break;
-    case 5: size = edges <= 24 && chance(rng, 0.15) ? 1000003 : 4097; break;
-    default: break;  // allgatherv: per rank
+    case 0:
+      size = 0;
+      break;
+    case 1:
+      size = 1;
+      break;
+    case 2:
+      size = static_cast<std::uint64_t>(2 * pick(rng, 1, 150) + 1);
+      break;
+    case 3:
+      size = 64;
+      break;
+    case 4:
+      size = static_cast<std::uint64_t>(64 * pick(rng, 1, 40) + pick(rng, 0, 63));
+      break;
+    case 5:
+      size = edges <= 24 && chance(rng, 0.15) ? 1000003 : 4097;
+      break;
+    default:
+      break;  // allgatherv: per rank
   }
   for (auto& b : blocks) b = kind <= 5 ? size : chance(rng, 0.2) ? 0 : static_cast<std::uint64_t>(pick(rng, 1, 3000));
   if (edges > 400) {
@@ -150,8 +169,8 @@ TEST_P(RandomCommunicators, LeaderAndLinearPlansAreCorrectAndLeaderNeverWorse) {
   const int shard = GetParam();
   const int first = cases * shard / kShards;
   const int last = cases * (shard + 1) / kShards;
-  std::printf("random planner cases %d..%d of %d: seed %llu (set NBRCOLL_TEST_SEED to change)\n", first, last - 1, cases,
-              static_cast<unsigned long long>(seed));
+  std::printf("random planner cases %d..%d of %d: seed %llu (set NBRCOLL_TEST_SEED to change)\n", first, last - 1,
+              cases, static_cast<unsigned long long>(seed));
   const auto start = std::chrono::steady_clock::now();
   int checked = 0;
   std::uint64_t fragments = 0;
@@ -166,7 +185,8 @@ TEST_P(RandomCommunicators, LeaderAndLinearPlansAreCorrectAndLeaderNeverWorse) {
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       if (ms > 2) std::printf("slow case %d: %.1f ms: %s\n", i, ms, c.what.c_str());
     }
-    ASSERT_TRUE(out.errors.empty()) << "case " << i << " of seed " << seed << ": " << c.what << "\n" << joined(out.errors);
+    ASSERT_TRUE(out.errors.empty()) << "case " << i << " of seed " << seed << ": " << c.what << "\n"
+                                    << joined(out.errors);
     ++checked;
     fragments += out.leader.fragments + out.linear.fragments;
     for (const auto b : out.leader.network_bytes) leader_network += b;
@@ -180,6 +200,84 @@ TEST_P(RandomCommunicators, LeaderAndLinearPlansAreCorrectAndLeaderNeverWorse) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shards, RandomCommunicators, ::testing::Range(0, kShards));
+
+// Per-call mixing: each origin's block goes by linear or leader, chosen per
+// origin (as the executor does from B(origin)); every rank's selection of its
+// mixed plan must still deliver every byte, never deadlock, and never move
+// more than linear. The choice is a function of the origin alone, the same on
+// every rank, like a threshold on B(origin).
+TEST(MixedPlans, EveryPerOriginChoiceIsCorrect) {
+  const std::uint64_t seed = env_number("NBRCOLL_TEST_SEED", kDefaultSeed) + 7;
+  const auto cases = static_cast<int>(env_number("NBRCOLL_TEST_CASES", 10000)) / 5;
+  std::uint64_t mixed_calls = 0;
+  for (int i = 0; i < cases; ++i) {
+    Rng rng(seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(i));
+    const RandomCase c = random_case(rng);
+    if (!validate_graph(c.graph).empty()) continue;
+    const int p = c.graph.size();
+    const std::vector<Plan> leader = build_plans(c.graph, build_leader_plan);
+    const std::vector<Plan> linear = build_plans(c.graph, build_linear_plan);
+    std::vector<MixedPlan> mixed;
+    for (int r = 0; r < p; ++r) {
+      const auto ur = static_cast<std::size_t>(r);
+      mixed.push_back(mix_plans(linear[ur], leader[ur], c.graph.in[ur]));
+      ASSERT_EQ(mixed.back().plan.recvs.size(), linear[ur].recvs.size() + leader[ur].recvs.size());
+    }
+    // 0: all linear, 1: all leader, 2: random per origin, 3: by block size.
+    for (int mode = 0; mode < 4; ++mode) {
+      const std::vector<std::uint64_t>& blocks = c.blocks[static_cast<std::size_t>(mode % 2)];
+      std::vector<bool> leader_for(static_cast<std::size_t>(p));
+      for (int o = 0; o < p; ++o) {
+        const auto uo = static_cast<std::size_t>(o);
+        leader_for[uo] = mode == 1 || (mode == 2 && chance(rng, 0.5)) || (mode == 3 && blocks[uo] >= 1000);
+      }
+      std::vector<Plan> plans;
+      for (int r = 0; r < p; ++r) {
+        const MixedPlan& m = mixed[static_cast<std::size_t>(r)];
+        std::vector<Variant> choice;
+        for (const int o : m.origins)
+          choice.push_back(leader_for[static_cast<std::size_t>(o)] ? Variant::kLeader : Variant::kLinear);
+        plans.push_back(select(m, choice));
+      }
+      const SimResult got = simulate(c.graph, plans, blocks);
+      ASSERT_TRUE(got.ok()) << "case " << i << " mode " << mode << ": " << c.what << "\n" << joined(got.errors);
+      const SimResult lin = simulate(c.graph, linear, blocks);
+      const auto worse = compare_with_linear(got, lin);
+      ASSERT_TRUE(worse.empty()) << "case " << i << " mode " << mode << ": " << c.what << "\n" << joined(worse);
+      if (mode < 2) {
+        // All one variant: exactly that planner's fragments.
+        const SimResult same = simulate(c.graph, mode == 0 ? linear : leader, blocks);
+        EXPECT_EQ(got.fragments, same.fragments) << "case " << i;
+        EXPECT_EQ(got.network_bytes, same.network_bytes) << "case " << i;
+      }
+      ++mixed_calls;
+    }
+  }
+  EXPECT_GT(mixed_calls, 0u);
+}
+
+TEST(MixedPlans, TagsOfTheTwoVariantsNeverMeet) {
+  Plan linear;
+  linear.rank = 0;
+  linear.recvs.push_back({1, 1, {}, 0, 0, LinkClass::kNetwork});
+  linear.sends.push_back({1, 0, {}, -1, -1, 0, LinkClass::kNetwork});
+  Plan leader = linear;
+  leader.sends.push_back({2, 1, {0, 1, 2}, 0, 0, 1, LinkClass::kLinked});
+  const MixedPlan m = mix_plans(linear, leader, {1});
+  ASSERT_EQ(m.plan.recvs.size(), 2u);
+  EXPECT_EQ(m.plan.recvs[0].tag, 0);
+  EXPECT_EQ(m.plan.recvs[1].tag, 1);
+  EXPECT_EQ(m.plan.sends[2].tag, 3);
+  EXPECT_EQ(m.plan.sends[2].after_recv, 1);  // remapped to the leader copy of the receive
+  EXPECT_EQ(largest_tag(m), 3);
+  EXPECT_EQ(m.origins, (std::vector<int>{0, 1}));
+  EXPECT_EQ(m.home_slot, (std::vector<int>{-1, 0}));
+  const Plan only_leader_for_1 = select(m, {Variant::kLinear, Variant::kLeader});
+  ASSERT_EQ(only_leader_for_1.recvs.size(), 1u);
+  EXPECT_EQ(only_leader_for_1.recvs[0].tag, 1);
+  ASSERT_EQ(only_leader_for_1.sends.size(), 2u);  // own block by linear, the forward of 1's block by leader
+  EXPECT_EQ(only_leader_for_1.sends[1].after_recv, 0);
+}
 
 }  // namespace
 }  // namespace nbrcoll::algos::testing
