@@ -9,8 +9,10 @@
 #include "config.h"
 #include "device/backend_loader.h"
 #include "device/device_call.h"
+#include "device/runtime_probe.h"
 #include "executor.h"
 #include "log.h"
+#include "watchdog.h"
 
 namespace nbrcoll {
 
@@ -24,18 +26,30 @@ int to_pmpi(const UserCall& c, bool variable) {
   return PMPI_Neighbor_allgather(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm);
 }
 
-// Arguments we can take. Anything else goes to PMPI, which reports it exactly
-// as it would without nbrcoll (error class and error handler included).
+// A null buffer is MPI_BOTTOM: valid when the datatype holds absolute
+// addresses (its true lower bound is not 0), an error otherwise.
+bool bottom_without_addresses(const void* buf, MPI_Datatype type) {
+  if (buf != nullptr) return false;
+  MPI_Aint true_lb = 0;
+  MPI_Aint true_extent = 0;
+  PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
+  return true_lb == 0;
+}
+
+// Arguments we can take. Anything else is an argument error that the MPI
+// itself detects on this rank before it communicates: the call goes to PMPI,
+// which reports it exactly as it would without nbrcoll (error class and error
+// handler included). Fills `args` for the calls we take.
 bool acceptable(const UserCall& c, bool variable, const GraphInfo& info, CallArgs& args) {
   if (c.sendbuf == MPI_IN_PLACE || c.sendcount < 0 || c.sendtype == MPI_DATATYPE_NULL ||
       c.recvtype == MPI_DATATYPE_NULL) {
     return false;
   }
+  if (variable && (c.recvcounts == nullptr || c.displs == nullptr)) return false;
+  if (!variable && c.recvcount < 0) return false;
   TypeLayout probe;
   if (describe_type(c.sendtype, probe) != MPI_SUCCESS || describe_type(c.recvtype, probe) != MPI_SUCCESS) return false;
   const std::size_t slots = info.in.size();
-  if (variable && slots > 0 && (c.recvcounts == nullptr || c.displs == nullptr)) return false;
-  if (!variable && c.recvcount < 0) return false;
   args.sendbuf = c.sendbuf;
   args.sendcount = c.sendcount;
   args.sendtype = c.sendtype;
@@ -50,43 +64,32 @@ bool acceptable(const UserCall& c, bool variable, const GraphInfo& info, CallArg
     if (args.recvcounts[i] < 0) return false;
     receives = receives || (args.recvcounts[i] > 0 && info.in[i] != MPI_PROC_NULL);
   }
-  if (receives && c.recvbuf == nullptr) return false;
   args.receives = receives;
   args.sends = c.sendcount > 0 && info.any_real_out;
-  return !(args.sends && c.sendbuf == nullptr);
+  if (receives && bottom_without_addresses(c.recvbuf, c.recvtype)) return false;
+  return !(args.sends && bottom_without_addresses(c.sendbuf, c.sendtype));
 }
 
-std::uint64_t type_bytes(MPI_Datatype type, int count) {
-  int size = 0;
-  PMPI_Type_size(type, &size);
-  return static_cast<std::uint64_t>(size) * static_cast<std::uint64_t>(std::max(count, 0));
-}
+// ---- calls in a process with a GPU runtime ----------------------------------
+//
+// Device buffers need one agreement per call (which ranks hold device memory,
+// whether IPC can export it); it happens only in processes that have a GPU
+// runtime or a device backend loaded. Host-only processes never take it.
 
-// The algorithm for a call whose largest block is `block` bytes under `auto`.
-// Open MPI 4.1's own neighbor collectives crash on MPI_PROC_NULL neighbours,
-// so such graphs never go native automatically.
-Algo choose_auto(std::uint64_t block, const GraphInfo& info) {
-  if (block >= config().threshold) return Algo::kLeader;
-  return info.any_proc_null ? Algo::kLinear : Algo::kNative;
-}
-
-// Reasons in the per-call agreement, combined with MAX (the strongest wins).
 constexpr std::int64_t kTakeIt = 0;
 constexpr std::int64_t kDeviceBuffers = 1;  // device buffers we cannot move
 constexpr std::int64_t kCannotPrepare = 2;
 
-bool gpu_aware_mpi() {
-  const nbrcoll_device_backend* b = device_backend();
-  return b != nullptr && mpi_is_gpu_aware(*b);
-}
-
-// What the buffers this rank uses in the call are.
 struct BufferKinds {
   bool device = false;
   bool host = false;
   bool no_ipc = false;  // a device buffer here cannot be exported by IPC
   std::int64_t reason = kTakeIt;
 };
+
+bool device_process() {
+  return loaded_runtime() != GpuRuntime::kNone || device_backend() != nullptr;
+}
 
 void warn_no_ipc_once(const nbrcoll_device_backend& backend) {
   static std::atomic<bool> warned{false};
@@ -148,12 +151,6 @@ void log_device_once(const nbrcoll_device_backend& backend, const CallArgs& args
       backend.name, info.device, bus, mpi_is_gpu_aware(backend) ? "yes" : "no", config().device_ipc ? "on" : "off");
 }
 
-int run_on_host(const RunnablePlan& plan, CallLayout& layout, const CallArgs& args, MPI_Comm comm) {
-  int rc = run_plan(plan, layout, comm, config().chunk);
-  if (rc == MPI_SUCCESS) rc = layout.finish(args, plan.plan.copies);
-  return rc;
-}
-
 // Tag of the IPC "done reading your memory" acks: above every plan tag.
 // MPI_TAG_UB is fixed for the life of the process, so it is asked once.
 int ipc_ack_tag() {
@@ -170,28 +167,19 @@ int ipc_ack_tag() {
 // backend at all: their fragments are all empty, so they run as on the host.
 // Ends with an agreement on success, so that a device failure on one rank
 // (whose forwards may then carry wrong bytes) is an error on every rank.
-int run_on_device(const RunnablePlan& plan, CallLayout& layout, const CallArgs& args, const GraphInfo& info,
-                  MPI_Comm comm, bool ipc) {
+int run_on_device(const GraphInfo& info, CallScratch& s, MPI_Comm comm, bool ipc) {
   int rc = MPI_SUCCESS;
+  const algos::Plan plan = call_plan(info.plan, s.choice);
   const nbrcoll_device_backend* backend = device_backend();
   if (backend == nullptr) {
-    rc = run_on_host(plan, layout, args, comm);
+    rc = run_plan(info.plan, s.choice, s.layout, comm);
+    if (rc == MPI_SUCCESS) rc = s.layout.finish(s.args, plan);
   } else {
-    log_device_once(*backend, args);
+    log_device_once(*backend, s.args);
     DeviceCall device(*backend);
     const DeviceRouting routing{&device, &info.process_of, ipc_ack_tag(), ipc, mpi_is_gpu_aware(*backend)};
-    if (log_enabled(LogLevel::kTrace)) {
-      const auto n = [&](Route r) {
-        const auto on = [&](bool on_node) { return routing.route(on_node) == r; };
-        return std::count_if(plan.recv_on_node.begin(), plan.recv_on_node.end(), on) +
-               std::count_if(plan.send_on_node.begin(), plan.send_on_node.end(), on);
-      };
-      log(LogLevel::kTrace, "device call on '%s': fragments ipc %ld, staged %ld, mpi %ld", backend->name,
-          static_cast<long>(n(Route::kIpc)), static_cast<long>(n(Route::kMpiStaged)),
-          static_cast<long>(n(Route::kMpi)));
-    }
-    rc = run_plan(plan, layout, comm, config().chunk, &routing);
-    if (rc == MPI_SUCCESS) rc = layout.finish(args, plan.plan.copies, &device);
+    rc = run_plan(info.plan, s.choice, s.layout, comm, &routing);
+    if (rc == MPI_SUCCESS) rc = s.layout.finish(s.args, plan, &device);
   }
   int failed = rc != MPI_SUCCESS ? 1 : 0;
   const int agreed = PMPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm);
@@ -204,6 +192,65 @@ void warn_fallback_once(const char* why) {
   if (!warned.exchange(true)) log(LogLevel::kWarn, "falling back to the MPI's own neighbor allgather: %s", why);
 }
 
+// The agreement and the run of a call in a process with a GPU runtime.
+// Returns -1 when every rank hands the call to PMPI.
+int device_process_call(const UserCall& c, const GraphInfo& info, CallScratch& s, MPI_Comm comm) {
+  const BufferKinds kinds = classify_call(c, s.args);
+  // {reason to hand the call to PMPI, device buffers somewhere, host buffers
+  // somewhere, a device buffer somewhere that IPC cannot export}
+  std::int64_t vote[4] = {kinds.reason, kinds.device ? 1 : 0, kinds.host ? 1 : 0, kinds.no_ipc ? 1 : 0};
+  if (kinds.reason == kTakeIt) {
+    try {
+      if (s.layout.prepare(s.args, info.in) != MPI_SUCCESS) vote[0] = kCannotPrepare;
+    } catch (const std::bad_alloc&) {
+      vote[0] = kCannotPrepare;
+    }
+  }
+  const int rc = PMPI_Allreduce(MPI_IN_PLACE, vote, 4, MPI_INT64_T, MPI_MAX, comm);
+  if (rc != MPI_SUCCESS || vote[0] == kCannotPrepare) {
+    warn_fallback_once(rc != MPI_SUCCESS ? "agreement failed" : "a rank could not prepare its buffers");
+    return -1;
+  }
+  if (vote[0] == kDeviceBuffers || (vote[1] != 0 && vote[2] != 0)) {
+    log(LogLevel::kInfo, "%s: this call goes to the MPI's own neighbor allgather",
+        vote[0] == kDeviceBuffers ? "device buffers nbrcoll cannot move (no device backend, or a non-contiguous type)"
+                                  : "device buffers on some ranks and host buffers on others");
+    return -1;
+  }
+  if (vote[1] != 0) return run_on_device(info, s, comm, config().device_ipc && vote[3] == 0);
+  const int run = run_plan(info.plan, s.choice, s.layout, comm);
+  return run == MPI_SUCCESS ? s.layout.finish(s.args, call_plan(info.plan, s.choice)) : run;
+}
+
+// ---- calls in a host-only process: no agreement at all ---------------------
+
+// A rank that cannot prepare its buffers (out of memory for a pack buffer, a
+// packed block above MPI's int count) still runs the plan, hollow, so that
+// its peers complete; it returns the error.
+int host_call(const GraphInfo& info, CallScratch& s, MPI_Comm comm) {
+  int prepared = MPI_SUCCESS;
+  try {
+    prepared = s.layout.prepare(s.args, info.in);
+  } catch (const std::bad_alloc&) {
+    s.layout.make_hollow();
+    prepared = MPI_ERR_NO_MEM;
+  }
+  if (prepared != MPI_SUCCESS) log(LogLevel::kWarn, "cannot prepare this rank's buffers (MPI error %d)", prepared);
+  int rc = run_plan(info.plan, s.choice, s.layout, comm);
+  if (rc == MPI_SUCCESS) rc = s.layout.finish(s.args, call_plan(info.plan, s.choice));
+  return prepared != MPI_SUCCESS ? prepared : rc;
+}
+
+void trace_call(const CommState& state, bool variable, Algo algo, const CallScratch& s) {
+  std::size_t leader = 0;
+  for (const algos::Variant v : s.choice) leader += v == algos::Variant::kLeader ? 1 : 0;
+  log(LogLevel::kTrace,
+      "MPI_Neighbor_allgather%s #%llu: own block %llu B; %zu of %zu blocks by leader, the rest by linear (%s)",
+      variable ? "v" : "", static_cast<unsigned long long>(state.calls),
+      static_cast<unsigned long long>(s.layout.send_bytes()), leader, s.choice.size(),
+      algo == Algo::kAuto ? "auto: leader for blocks >= NBRCOLL_THRESHOLD" : "NBRCOLL_ALGO");
+}
+
 }  // namespace
 
 int neighbor_allgather(const UserCall& c, bool variable) {
@@ -211,61 +258,32 @@ int neighbor_allgather(const UserCall& c, bool variable) {
   CommState* state = find_state(c.comm);
   if (state == nullptr) return to_pmpi(c, variable);
   const GraphInfo& info = *state->info;
-  Algo algo = effective_algo();
+  const Algo algo = effective_algo();
   if (algo == Algo::kNative) return to_pmpi(c, variable);
-  CallArgs args;
-  if (!acceptable(c, variable, info, args)) return to_pmpi(c, variable);
+  CallScratch& s = state->scratch;
+  if (!acceptable(c, variable, info, s.args)) return to_pmpi(c, variable);
+  const MPI_Comm comm = private_comm(*state);
+  if (comm == MPI_COMM_NULL) return to_pmpi(c, variable);
+  ++state->calls;
+  const WatchedCall watched(variable ? "MPI_Neighbor_allgatherv" : "MPI_Neighbor_allgather", state->calls, info);
 
-  // allgather: the block size is one value on both ends of every edge, so the
-  // choice is identical without asking anyone. allgatherv decides below, from
-  // the communicator's largest block.
-  if (algo == Algo::kAuto && !variable) {
-    const std::uint64_t block =
-        info.any_real_out ? type_bytes(c.sendtype, c.sendcount) : type_bytes(c.recvtype, c.recvcount);
-    algo = choose_auto(block, info);
-    if (algo == Algo::kNative) return to_pmpi(c, variable);
-  }
-
-  // One agreement for all ranks: {largest block, reason to hand the call to
-  // PMPI, device buffers somewhere, host buffers somewhere, a device buffer
-  // somewhere that IPC cannot export (then no IPC route in this call)}. A rank must never
-  // fall back alone: its peers would wait for it forever.
-  CallLayout layout;
-  const BufferKinds kinds = classify_call(c, args);
-  std::int64_t vote[5] = {0, kinds.reason, kinds.device ? 1 : 0, kinds.host ? 1 : 0, kinds.no_ipc ? 1 : 0};
-  if (kinds.reason == kTakeIt) {
-    try {
-      vote[1] = layout.prepare(args, info.in) != MPI_SUCCESS ? kCannotPrepare : kTakeIt;
-      vote[0] = static_cast<std::int64_t>(layout.largest_block());
-    } catch (const std::bad_alloc&) {
-      vote[1] = kCannotPrepare;
+  int rc = s.layout.measure(s.args, info.in);
+  if (rc == MPI_SUCCESS) {
+    // Each origin's block by linear or leader, decided from B(origin) alone:
+    // every rank that touches that block decides the same without asking.
+    choose_variants(info.plan, s.layout, algo == Algo::kAuto,
+                    algo == Algo::kLinear ? algos::Variant::kLinear : algos::Variant::kLeader, config().threshold,
+                    s.choice);
+    if (log_enabled(LogLevel::kTrace)) trace_call(*state, variable, algo, s);
+    if (device_process()) {
+      rc = device_process_call(c, info, s, comm);
+      if (rc == -1) return to_pmpi(c, variable);
+    } else {
+      rc = host_call(info, s, comm);
     }
   }
-  const MPI_Comm comm = private_comm(c.comm, *state);
-  if (comm == MPI_COMM_NULL) return to_pmpi(c, variable);
-  int rc = PMPI_Allreduce(MPI_IN_PLACE, vote, 5, MPI_INT64_T, MPI_MAX, comm);
-  if (rc != MPI_SUCCESS || vote[1] == kCannotPrepare) {
-    warn_fallback_once(rc != MPI_SUCCESS ? "agreement failed" : "a rank could not prepare its buffers");
-    return to_pmpi(c, variable);
-  }
-  if (vote[1] == kDeviceBuffers || (vote[2] != 0 && vote[3] != 0)) {
-    log(LogLevel::kInfo, "%s: this call goes to the MPI's own neighbor allgather",
-        vote[1] == kDeviceBuffers ? "device buffers nbrcoll cannot move (no device backend, or a non-contiguous type)"
-                                  : "device buffers on some ranks and host buffers on others");
-    return to_pmpi(c, variable);
-  }
-  const bool on_device = vote[2] != 0;
-  if (algo == Algo::kAuto) {
-    algo = choose_auto(static_cast<std::uint64_t>(vote[0]), info);
-    // A MPI that cannot read device memory must not get it.
-    if (algo == Algo::kNative && on_device && !gpu_aware_mpi()) algo = Algo::kLinear;
-    if (algo == Algo::kNative) return to_pmpi(c, variable);
-  }
-  const RunnablePlan& plan = algo == Algo::kLinear ? info.linear : info.leader;
-  rc = on_device ? run_on_device(plan, layout, args, info, comm, config().device_ipc && vote[4] == 0)
-                 : run_on_host(plan, layout, args, comm);
   if (rc != MPI_SUCCESS) {
-    log(LogLevel::kInfo, "%s neighbor allgather failed with MPI error %d", algo_name(algo), rc);
+    log(LogLevel::kInfo, "neighbor allgather failed with MPI error %d", rc);
     PMPI_Comm_call_errhandler(c.comm, rc);
   }
   return rc;

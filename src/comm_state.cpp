@@ -11,10 +11,24 @@ namespace {
 
 int g_keyval = MPI_KEYVAL_INVALID;
 
+// MPI_Comm_dup: the duplicate shares the plans and gets its own private
+// communicator, an idup of the original's, completed on its first call.
 int copy_state(MPI_Comm, int, void*, void* attribute_val_in, void* attribute_val_out, int* flag) {
-  const auto* from = static_cast<const CommState*>(attribute_val_in);
-  auto* copy = new (std::nothrow) CommState{from->info, MPI_COMM_NULL};
-  *flag = copy != nullptr ? 1 : 0;
+  auto* from = static_cast<CommState*>(attribute_val_in);
+  auto* copy = new (std::nothrow) CommState{from->info, nullptr, from->own, MPI_REQUEST_NULL, 0, {}};
+  *flag = 0;
+  if (copy == nullptr) return MPI_SUCCESS;
+  MPI_Comm dup = MPI_COMM_NULL;
+  const MPI_Comm base = from->own ? from->own->comm : MPI_COMM_NULL;
+  if (base == MPI_COMM_NULL || PMPI_Comm_idup(base, &dup, &copy->private_pending) != MPI_SUCCESS ||
+      (copy->own = std::make_shared<OwnedComm>(dup)) == nullptr) {
+    // No state on this rank's duplicate: its calls go to PMPI. Every rank
+    // fails alike in practice (the idup is local bookkeeping until completed).
+    log(LogLevel::kWarn, "cannot start the private communicator of a duplicated graph communicator");
+    delete copy;
+    return MPI_SUCCESS;
+  }
+  *flag = 1;
   *static_cast<void**>(attribute_val_out) = copy;
   return MPI_SUCCESS;
 }
@@ -23,8 +37,8 @@ int delete_state(MPI_Comm, int, void* attribute_val, void*) {
   auto* state = static_cast<CommState*>(attribute_val);
   int finalized = 0;
   PMPI_Finalized(&finalized);
-  if (state->private_comm != MPI_COMM_NULL && !finalized) PMPI_Comm_free(&state->private_comm);
-  delete state;
+  if (!finalized && state->private_pending != MPI_REQUEST_NULL) PMPI_Wait(&state->private_pending, MPI_STATUS_IGNORE);
+  delete state;  // frees the private communicators no other state holds
   return MPI_SUCCESS;
 }
 
@@ -51,11 +65,24 @@ int ensure_keyval() {
 
 }  // namespace
 
-int attach_state(MPI_Comm graph_comm, std::shared_ptr<const GraphInfo> info) {
+OwnedComm::~OwnedComm() {
+  int finalized = 0;
+  PMPI_Finalized(&finalized);
+  if (comm != MPI_COMM_NULL && !finalized) PMPI_Comm_free(&comm);
+}
+
+int attach_state(MPI_Comm graph_comm, std::shared_ptr<const GraphInfo> info, MPI_Comm private_comm) {
   const int rc = ensure_keyval();
   if (rc != MPI_SUCCESS) return rc;
-  auto* state = new CommState{std::move(info), MPI_COMM_NULL};
-  return PMPI_Comm_set_attr(graph_comm, g_keyval, state);
+  PMPI_Comm_set_errhandler(private_comm, MPI_ERRORS_RETURN);
+  auto* state =
+      new CommState{std::move(info), std::make_shared<OwnedComm>(private_comm), nullptr, MPI_REQUEST_NULL, 0, {}};
+  const int set = PMPI_Comm_set_attr(graph_comm, g_keyval, state);
+  if (set != MPI_SUCCESS) {
+    state->own->comm = MPI_COMM_NULL;  // the caller frees it
+    delete state;
+  }
+  return set;
 }
 
 CommState* find_state(MPI_Comm comm) {
@@ -66,13 +93,14 @@ CommState* find_state(MPI_Comm comm) {
   return static_cast<CommState*>(value);
 }
 
-MPI_Comm private_comm(MPI_Comm comm, CommState& state) {
-  if (state.private_comm == MPI_COMM_NULL) {
-    // A split carries no topology and copies no attributes: no recursion into nbrcoll.
-    if (PMPI_Comm_split(comm, 0, state.info->rank, &state.private_comm) != MPI_SUCCESS) return MPI_COMM_NULL;
-    PMPI_Comm_set_errhandler(state.private_comm, MPI_ERRORS_RETURN);
+MPI_Comm private_comm(CommState& state) {
+  if (!state.own) return MPI_COMM_NULL;
+  if (state.private_pending != MPI_REQUEST_NULL) {
+    // Completes an operation every rank started in MPI_Comm_dup; starts nothing.
+    if (PMPI_Wait(&state.private_pending, MPI_STATUS_IGNORE) != MPI_SUCCESS) state.own->comm = MPI_COMM_NULL;
+    if (state.own->comm != MPI_COMM_NULL) PMPI_Comm_set_errhandler(state.own->comm, MPI_ERRORS_RETURN);
   }
-  return state.private_comm;
+  return state.own->comm;
 }
 
 }  // namespace nbrcoll

@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,26 +27,55 @@ struct GraphInfo {
   std::vector<int> node_of;     // rank -> node id (dense, 0..nodes-1)
   std::vector<int> process_of;  // rank -> MPI_COMM_WORLD rank: names a process for the IPC caches
   std::string topo_source;
-  RunnablePlan linear;
-  RunnablePlan leader;
+  algos::Plan linear;  // each planner's plan, for statistics and introspection
+  algos::Plan leader;
+  RunnablePlan plan;  // both, mixed: each call picks a variant per origin
+};
+
+// What one call needs besides the plan, kept between calls so that a call
+// allocates nothing once sizes have been seen (one call at a time per
+// communicator handle, as MPI requires of collectives).
+struct CallScratch {
+  CallArgs args;
+  CallLayout layout;
+  std::vector<algos::Variant> choice;
 };
 
 // One per communicator handle. A duplicate shares `info` but gets a private
-// communicator of its own on first use, so two handles never mix messages.
-struct CommState {
-  std::shared_ptr<const GraphInfo> info;
-  MPI_Comm private_comm = MPI_COMM_NULL;
+// communicator of its own, so two handles never mix messages: graph creation
+// splits one off; MPI_Comm_dup starts an MPI_Comm_idup of the original's in
+// its copy callback (every rank runs it, in the same order), and the first
+// call completes it, so no call starts a communicator-wide operation.
+// A private communicator, freed when its last user lets go: a duplicate's
+// idup reads the original's, which must outlive the idup even if the user
+// frees the original first.
+struct OwnedComm {
+  MPI_Comm comm = MPI_COMM_NULL;
+  explicit OwnedComm(MPI_Comm c) : comm(c) {}
+  OwnedComm(const OwnedComm&) = delete;
+  OwnedComm& operator=(const OwnedComm&) = delete;
+  ~OwnedComm();
 };
 
-// Attach freshly built state to `graph_comm` (creates the keyval on first use).
-int attach_state(MPI_Comm graph_comm, std::shared_ptr<const GraphInfo> info);
+struct CommState {
+  std::shared_ptr<const GraphInfo> info;
+  std::shared_ptr<OwnedComm> own;                  // this handle's private communicator
+  std::shared_ptr<OwnedComm> idup_source;          // what our pending idup reads, kept alive with us
+  MPI_Request private_pending = MPI_REQUEST_NULL;  // the idup of a duplicate, not yet completed
+  std::uint64_t calls = 0;                         // calls on this handle (for diagnostics)
+  CallScratch scratch;
+};
+
+// Attach freshly built state and its private communicator to `graph_comm`
+// (creates the keyval on first use).
+int attach_state(MPI_Comm graph_comm, std::shared_ptr<const GraphInfo> info, MPI_Comm private_comm);
 
 // The state of `comm`, or nullptr when nbrcoll holds none (not a graph made
 // through nbrcoll, an intercommunicator, ...).
 CommState* find_state(MPI_Comm comm);
 
-// The private communicator of `state`, created on first use by a collective
-// split of `comm` (every rank reaches this in the same collective call).
-MPI_Comm private_comm(MPI_Comm comm, CommState& state);
+// The private communicator of `state` (completing a duplicate's idup on
+// first use), or MPI_COMM_NULL if it could not be made.
+MPI_Comm private_comm(CommState& state);
 
 }  // namespace nbrcoll

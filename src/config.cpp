@@ -108,12 +108,13 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
     else
       bad(warnings, "NBRCOLL_RANKS_PER_NODE", *v, "expected a positive integer; using the real nodes");
   }
-  if (auto v = env("NBRCOLL_CHUNK")) {
-    auto n = parse_size(*v);
-    if (n && *n >= 4096)
-      c.chunk = *n;
+  if (auto v = env("NBRCOLL_WATCHDOG")) {
+    char* end = nullptr;
+    const double s = std::strtod(v->c_str(), &end);
+    if (!v->empty() && end != nullptr && *end == '\0' && s >= 0 && s < 1e9)
+      c.watchdog = s;
     else
-      bad(warnings, "NBRCOLL_CHUNK", *v, "expected bytes >= 4096; using 1M");
+      bad(warnings, "NBRCOLL_WATCHDOG", *v, "expected seconds, e.g. 30; watchdog off");
   }
   if (auto v = env("NBRCOLL_DEBUG")) {
     if (auto l = parse_level(*v))

@@ -14,10 +14,10 @@ enum class LogLevel { kNone, kWarn, kInfo, kTrace };
 
 struct Config {
   Algo algo = Algo::kAuto;
-  std::size_t threshold = 256 * 1024;  // bytes per block: auto uses native below
+  std::size_t threshold = 256 * 1024;  // bytes per block: auto moves smaller blocks by linear
   std::string topo = "auto";           // auto | flat | model name | file path
   int ranks_per_node = 0;              // 0: nodes from MPI_COMM_TYPE_SHARED
-  std::size_t chunk = 1024 * 1024;     // pipelining chunk, bytes
+  double watchdog = 0;                 // seconds: report calls that run longer (0: off)
   LogLevel debug = LogLevel::kWarn;
   bool disable = false;           // NBRCOLL_DISABLE=1: everything to PMPI
   std::vector<int> device_map;    // NBRCOLL_DEVICE_MAP: local rank -> device

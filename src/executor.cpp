@@ -11,59 +11,60 @@ namespace nbrcoll {
 
 namespace {
 
-std::uint64_t block_bytes(const CallLayout& layout, int slot) {
-  return slot < 0 ? layout.send_bytes() : layout.slot_bytes(slot);
-}
+constexpr std::uint64_t kMaxPacked = INT_MAX;  // MPI_Pack / MPI_Unpack count bytes in an int
 
 const char* block_data(const CallLayout& layout, int slot) {
   return slot < 0 ? layout.send_data() : layout.slot_data(slot);
 }
 
-std::uint64_t chunks_of(std::uint64_t bytes, std::uint64_t chunk) {
-  return (bytes + chunk - 1) / chunk;
-}
-
-// One posted message: what it is, for which fragment and chunk (or peer, for acks).
-enum class Op : std::uint8_t { kRecv, kSend, kAckRecv, kAckSend };
-struct Pending {
-  Op op = Op::kRecv;
-  int fragment = 0;
-  std::uint64_t chunk = 0;
-};
-
 }  // namespace
 
-int CallLayout::prepare(const CallArgs& args, const std::vector<int>& in_list) {
+int CallLayout::measure(const CallArgs& args, const std::vector<int>& in_list) {
+  hollow_ = false;
   int rc = describe_type(args.sendtype, send_type_);
   if (rc != MPI_SUCCESS) return rc;
   rc = describe_type(args.recvtype, recv_type_);
   if (rc != MPI_SUCCESS) return rc;
-
   send_bytes_ = static_cast<std::uint64_t>(args.sendcount) * send_type_.size;
-  // MPI_Pack and MPI_Unpack count bytes in an int: larger packed blocks cannot
-  // be staged, and the call goes to PMPI (decided by all ranks together).
-  constexpr std::uint64_t kMaxPacked = INT_MAX;
-  if (!send_type_.in_place && send_bytes_ > kMaxPacked) return MPI_ERR_COUNT;
+  const std::size_t slots = in_list.size();
+  slot_bytes_.assign(slots, 0);
+  for (std::size_t i = 0; i < slots; ++i)
+    slot_bytes_[i] = static_cast<std::uint64_t>(args.recvcounts[i]) * recv_type_.size;
+  return MPI_SUCCESS;
+}
+
+void CallLayout::make_hollow() {
+  hollow_ = true;
+  send_data_ = nullptr;
+  send_bytes_ = 0;
+  std::fill(slot_data_.begin(), slot_data_.end(), nullptr);
+  slot_data_.resize(slot_bytes_.size(), nullptr);
+  std::fill(slot_bytes_.begin(), slot_bytes_.end(), 0);
+}
+
+int CallLayout::prepare(const CallArgs& args, const std::vector<int>& in_list) {
+  const auto fail = [this](int rc) {
+    make_hollow();
+    return rc;
+  };
+  if (!send_type_.in_place && send_bytes_ > kMaxPacked) return fail(MPI_ERR_COUNT);
   if (send_type_.in_place || send_bytes_ == 0) {
     send_data_ = static_cast<const char*>(args.sendbuf);
   } else {
     send_stage_.resize(send_bytes_);
     int position = 0;
-    rc = PMPI_Pack(args.sendbuf, args.sendcount, args.sendtype, send_stage_.data(), static_cast<int>(send_bytes_),
-                   &position, MPI_COMM_SELF);
-    if (rc != MPI_SUCCESS) return rc;
-    if (static_cast<std::uint64_t>(position) != send_bytes_) return MPI_ERR_INTERN;
+    const int rc = PMPI_Pack(args.sendbuf, args.sendcount, args.sendtype, send_stage_.data(),
+                             static_cast<int>(send_bytes_), &position, MPI_COMM_SELF);
+    if (rc != MPI_SUCCESS) return fail(rc);
+    if (static_cast<std::uint64_t>(position) != send_bytes_) return fail(MPI_ERR_INTERN);
     send_data_ = send_stage_.data();
   }
-
   const std::size_t slots = in_list.size();
   slot_data_.assign(slots, nullptr);
-  slot_bytes_.assign(slots, 0);
   std::uint64_t staged = 0;
   for (std::size_t i = 0; i < slots; ++i) {
-    slot_bytes_[i] = static_cast<std::uint64_t>(args.recvcounts[i]) * recv_type_.size;
     if (!recv_type_.in_place && in_list[i] != MPI_PROC_NULL) {
-      if (slot_bytes_[i] > kMaxPacked) return MPI_ERR_COUNT;
+      if (slot_bytes_[i] > kMaxPacked) return fail(MPI_ERR_COUNT);
       staged += slot_bytes_[i];
     }
   }
@@ -72,7 +73,7 @@ int CallLayout::prepare(const CallArgs& args, const std::vector<int>& in_list) {
   for (std::size_t i = 0; i < slots; ++i) {
     if (in_list[i] == MPI_PROC_NULL) continue;
     if (recv_type_.in_place) {
-      slot_data_[i] = static_cast<char*>(args.recvbuf) + args.displs[i] * recv_type_.extent;
+      slot_data_[i] = offset_address(args.recvbuf, args.displs[i] * recv_type_.extent);
     } else {
       slot_data_[i] = recv_stage_.data() + offset;
       offset += slot_bytes_[i];
@@ -81,15 +82,10 @@ int CallLayout::prepare(const CallArgs& args, const std::vector<int>& in_list) {
   return MPI_SUCCESS;
 }
 
-std::uint64_t CallLayout::largest_block() const {
-  std::uint64_t largest = send_bytes_;
-  for (std::uint64_t b : slot_bytes_) largest = std::max(largest, b);
-  return largest;
-}
-
-int CallLayout::finish(const CallArgs& args, const std::vector<algos::LocalCopy>& copies, DeviceCall* device) {
-  for (const algos::LocalCopy& c : copies) {
-    const std::uint64_t bytes = std::min(block_bytes(*this, c.from_slot), slot_bytes(c.to_slot));
+int CallLayout::finish(const CallArgs& args, const algos::Plan& call_plan, DeviceCall* device) {
+  if (hollow_) return MPI_SUCCESS;
+  for (const algos::LocalCopy& c : call_plan.copies) {
+    const std::uint64_t bytes = std::min(block_bytes(c.from_slot), slot_bytes(c.to_slot));
     if (bytes == 0) continue;
     if (device == nullptr) {
       std::memmove(slot_data(c.to_slot), block_data(*this, c.from_slot), bytes);
@@ -101,7 +97,7 @@ int CallLayout::finish(const CallArgs& args, const std::vector<algos::LocalCopy>
   for (std::size_t i = 0; i < slot_data_.size(); ++i) {
     if (slot_data_[i] == nullptr || slot_bytes_[i] == 0) continue;
     int position = 0;
-    char* target = static_cast<char*>(args.recvbuf) + args.displs[i] * recv_type_.extent;
+    char* target = offset_address(args.recvbuf, args.displs[i] * recv_type_.extent);
     const int rc = PMPI_Unpack(slot_data_[i], static_cast<int>(slot_bytes_[i]), &position, target, args.recvcounts[i],
                                args.recvtype, MPI_COMM_SELF);
     if (rc != MPI_SUCCESS) return rc;
@@ -109,8 +105,9 @@ int CallLayout::finish(const CallArgs& args, const std::vector<algos::LocalCopy>
   return MPI_SUCCESS;
 }
 
-RunnablePlan make_runnable(algos::Plan plan, const std::vector<int>& node_of) {
+RunnablePlan make_runnable(algos::MixedPlan mixed, const std::vector<int>& node_of) {
   RunnablePlan r;
+  const algos::Plan& plan = mixed.plan;
   const int comm_size = static_cast<int>(node_of.size());
   const int my_node = node_of[static_cast<std::size_t>(plan.rank)];
   const auto on_node = [&](int peer) { return node_of[static_cast<std::size_t>(peer)] == my_node; };
@@ -128,40 +125,101 @@ RunnablePlan make_runnable(algos::Plan plan, const std::vector<int>& node_of) {
     return (plan.sends[static_cast<std::size_t>(s)].peer - plan.rank + comm_size) % comm_size;
   };
   std::stable_sort(r.own_sends.begin(), r.own_sends.end(), [&](int a, int b) { return distance(a) < distance(b); });
-  r.plan = std::move(plan);
+  r.mixed = std::move(mixed);
   return r;
+}
+
+void choose_variants(const RunnablePlan& plan, const CallLayout& layout, bool automatic, algos::Variant fixed,
+                     std::uint64_t threshold, std::vector<algos::Variant>& choice) {
+  const std::vector<int>& home = plan.mixed.home_slot;
+  choice.resize(home.size());
+  for (std::size_t i = 0; i < home.size(); ++i) {
+    choice[i] = !automatic                                 ? fixed
+                : layout.block_bytes(home[i]) >= threshold ? algos::Variant::kLeader
+                                                           : algos::Variant::kLinear;
+  }
+}
+
+algos::Plan call_plan(const RunnablePlan& plan, const std::vector<algos::Variant>& choice) {
+  return algos::select(plan.mixed, choice);
 }
 
 namespace {
 
+// One posted message: what it is, and for which fragment (or peer, for acks).
+enum class Op : std::uint8_t { kRecv, kSend, kAckRecv, kAckSend };
+struct Pending {
+  Op op = Op::kRecv;
+  int fragment = 0;
+};
+
+// MPI counts are ints: a fragment above INT_MAX bytes is one message of a
+// derived type (whole GiB units plus the rest), still one message.
+class ByteMessage {
+ public:
+  explicit ByteMessage(std::uint64_t bytes) {
+    if (bytes <= static_cast<std::uint64_t>(INT_MAX)) {
+      count_ = static_cast<int>(bytes);
+      return;
+    }
+    constexpr std::uint64_t kUnit = std::uint64_t{1} << 30;
+    MPI_Datatype unit = MPI_DATATYPE_NULL;
+    PMPI_Type_contiguous(static_cast<int>(kUnit), MPI_BYTE, &unit);
+    const int lengths[2] = {static_cast<int>(bytes / kUnit), static_cast<int>(bytes % kUnit)};
+    const MPI_Aint displs[2] = {0, static_cast<MPI_Aint>(bytes / kUnit * kUnit)};
+    const MPI_Datatype types[2] = {unit, MPI_BYTE};
+    PMPI_Type_create_struct(2, lengths, displs, types, &type_);
+    PMPI_Type_commit(&type_);
+    PMPI_Type_free(&unit);
+    count_ = 1;
+  }
+  ByteMessage(const ByteMessage&) = delete;
+  ByteMessage& operator=(const ByteMessage&) = delete;
+  // A datatype may be freed while operations that use it are pending.
+  ~ByteMessage() {
+    if (type_ != MPI_BYTE) PMPI_Type_free(&type_);
+  }
+  [[nodiscard]] int count() const { return count_; }
+  [[nodiscard]] MPI_Datatype type() const { return type_; }
+
+ private:
+  int count_ = 0;
+  MPI_Datatype type_ = MPI_BYTE;
+};
+
 // One call's run of a plan: every receive posted first, sends of the rank's
-// own block next, and a progress loop that forwards each chunk once it has
-// arrived. Host buffers take Route::kMpi everywhere; device buffers add the
-// staged and IPC routes (see Route).
+// own block next, and (only where the call forwards, or polls copy kernels) a
+// progress loop that forwards each fragment once it has arrived. Host
+// buffers take Route::kMpi everywhere; device buffers add the staged and IPC
+// routes (see Route).
 class PlanRun {
  public:
-  PlanRun(const RunnablePlan& runnable, const CallLayout& layout, MPI_Comm comm, std::uint64_t chunk,
-          const DeviceRouting* routing)
-      : plan_(runnable.plan),
+  PlanRun(const RunnablePlan& runnable, const std::vector<algos::Variant>& choice, const CallLayout& layout,
+          MPI_Comm comm, const DeviceRouting* routing)
+      : plan_(runnable.mixed.plan),
         runnable_(runnable),
+        choice_(choice),
         layout_(layout),
         comm_(comm),
-        chunk_(std::clamp<std::uint64_t>(chunk, 1, INT_MAX)),
         routing_(routing),
         device_(routing != nullptr ? routing->device : nullptr) {}
 
   int run();
 
  private:
+  [[nodiscard]] bool recv_active(std::size_t r) const {
+    const algos::MixedPlan& m = runnable_.mixed;
+    return m.recv_variant[r] == choice_[static_cast<std::size_t>(m.recv_origin[r])];
+  }
+  [[nodiscard]] bool send_active(std::size_t s) const {
+    const algos::MixedPlan& m = runnable_.mixed;
+    return m.send_variant[s] == choice_[static_cast<std::size_t>(m.send_origin[s])];
+  }
   [[nodiscard]] Route recv_route(std::size_t r) const {
     return routing_ != nullptr ? routing_->route(runnable_.recv_on_node[r]) : Route::kMpi;
   }
   [[nodiscard]] Route send_route(std::size_t s) const {
     return routing_ != nullptr ? routing_->route(runnable_.send_on_node[s]) : Route::kMpi;
-  }
-  [[nodiscard]] std::pair<std::uint64_t, int> piece(const algos::ByteRange& range, std::uint64_t c) const {
-    const std::uint64_t begin = range.begin + c * chunk_;
-    return {begin, static_cast<int>(std::min(chunk_, range.end - begin))};
   }
   void note(int rc) {
     if (rc != MPI_SUCCESS && first_error_ == MPI_SUCCESS) first_error_ = rc;
@@ -171,258 +229,290 @@ class PlanRun {
     log(LogLevel::kWarn, "device %s failed (%d: %s)", what, rc, device_->last_error());
     note(MPI_ERR_OTHER);
   }
-  MPI_Request* next_request(Op op, int fragment, std::uint64_t c) {
-    requests_.emplace_back();
-    pending_.push_back({op, fragment, c});
+  MPI_Request* next_request(Op op, int fragment) {
+    requests_.push_back(MPI_REQUEST_NULL);
+    pending_.push_back({op, fragment});
     return &requests_.back();
   }
   int setup();
-  void post_recv_chunk(std::size_t r, std::uint64_t c);
-  void post_send_chunk(std::size_t s, std::uint64_t c);
-  void on_recv_complete(std::size_t r, std::uint64_t c);
-  void on_arrived(std::size_t r, std::uint64_t c);
-  void on_complete(const Pending& p);
-  void abandon();
+  void post_recv(std::size_t r);
+  void post_send(std::size_t s);
+  void on_recv_complete(std::size_t r);
+  void on_arrived(std::size_t r);
+  void on_complete(const Pending& p, int error);
+  int wait_all();
+  int progress_loop();
 
   const algos::Plan& plan_;
   const RunnablePlan& runnable_;
+  const std::vector<algos::Variant>& choice_;
   const CallLayout& layout_;
   MPI_Comm comm_;
-  std::uint64_t chunk_;
   const DeviceRouting* routing_;
   DeviceCall* device_;
 
   std::vector<algos::ByteRange> recv_range_;  // per fragment, for this call's block sizes
   std::vector<algos::ByteRange> send_range_;
-  std::vector<std::size_t> recv_first_chunk_;  // global chunk numbering (descriptors, copy tokens)
-  std::vector<std::size_t> send_first_chunk_;
   std::vector<std::uint64_t> recv_stage_;  // offset of a staged fragment in the staging area
   std::vector<std::uint64_t> send_stage_;
-  std::vector<IpcDescriptor> recv_desc_;  // per recv chunk (IPC route)
-  std::vector<IpcDescriptor> send_desc_;  // per send chunk (IPC route)
-  std::vector<int> ipc_chunks_from_;      // per peer: IPC chunks still to copy, then the ack
-  std::vector<std::vector<bool>> arrived_;
-  std::vector<std::uint64_t> next_chunk_;
+  std::vector<IpcDescriptor> recv_desc_;  // per recv (IPC route)
+  std::vector<IpcDescriptor> send_desc_;  // per send (IPC route)
+  std::vector<int> ipc_from_;             // per peer: IPC fragments still to copy, then the ack
   std::vector<MPI_Request> requests_;
   std::vector<Pending> pending_;
+  std::vector<MPI_Status> statuses_;
+  std::vector<int> done_;
+  bool forwards_ = false;  // some active receive of this call is forwarded
+  bool ipc_recvs_ = false;
   int first_error_ = MPI_SUCCESS;
 };
 
 int PlanRun::setup() {
-  std::size_t recv_chunks = 0;
-  std::size_t send_chunks = 0;
   std::uint64_t staged = 0;
-  for (std::size_t i = 0; i < plan_.recvs.size(); ++i) {
+  const std::size_t nr = plan_.recvs.size();
+  const std::size_t ns = plan_.sends.size();
+  recv_range_.resize(nr);
+  recv_stage_.assign(nr, 0);
+  for (std::size_t i = 0; i < nr; ++i) {
+    if (!recv_active(i)) continue;
     const algos::Recv& r = plan_.recvs[i];
-    recv_range_.push_back(algos::share_bytes(r.share, layout_.slot_bytes(r.slot)));
-    recv_first_chunk_.push_back(recv_chunks);
-    recv_chunks += chunks_of(recv_range_[i].size(), chunk_);
-    recv_stage_.push_back(staged);
+    recv_range_[i] = algos::share_bytes(r.share, layout_.slot_bytes(r.slot));
+    recv_stage_[i] = staged;
     if (recv_route(i) == Route::kMpiStaged) staged += recv_range_[i].size();
+    if (recv_route(i) == Route::kIpc) ipc_recvs_ = true;
+    if (!runnable_.forwards[i].empty()) forwards_ = true;
   }
-  for (std::size_t i = 0; i < plan_.sends.size(); ++i) {
+  send_range_.resize(ns);
+  send_stage_.assign(ns, 0);
+  std::size_t messages = 0;
+  for (std::size_t i = 0; i < ns; ++i) {
+    if (!send_active(i)) continue;
     const algos::Send& s = plan_.sends[i];
-    send_range_.push_back(algos::share_bytes(s.share, block_bytes(layout_, s.slot)));
-    send_first_chunk_.push_back(send_chunks);
-    send_chunks += chunks_of(send_range_[i].size(), chunk_);
-    send_stage_.push_back(staged);
+    send_range_[i] = algos::share_bytes(s.share, layout_.block_bytes(s.slot));
+    send_stage_[i] = staged;
     if (send_route(i) == Route::kMpiStaged) staged += send_range_[i].size();
+    ++messages;
   }
-  const std::size_t total = recv_chunks + send_chunks;
+  messages += nr;
   if (device_ != nullptr) {
     if (const int rc = device_->reserve_staging(staged); rc != 0) {
       note_device(rc, "staging allocation");
       return first_error_;
     }
-    recv_desc_.resize(recv_chunks);
-    send_desc_.resize(send_chunks);
-    ipc_chunks_from_.assign(routing_->process_of->size(), 0);  // one per rank of the communicator
+    recv_desc_.resize(nr);
+    send_desc_.resize(ns);
+    ipc_from_.assign(routing_->process_of->size(), 0);  // one per rank of the communicator
+    for (std::size_t i = 0; i < nr; ++i) {
+      if (recv_active(i) && recv_route(i) == Route::kIpc) ++ipc_from_[static_cast<std::size_t>(plan_.recvs[i].peer)];
+    }
+    messages += 2 * ipc_from_.size();  // at most one ack each way per peer
   }
-  arrived_.resize(plan_.recvs.size());
-  for (std::size_t i = 0; i < plan_.recvs.size(); ++i) {
-    arrived_[i].assign(chunks_of(recv_range_[i].size(), chunk_), false);
-    if (recv_route(i) == Route::kIpc)
-      ipc_chunks_from_[static_cast<std::size_t>(plan_.recvs[i].peer)] += static_cast<int>(arrived_[i].size());
-  }
-  next_chunk_.assign(plan_.sends.size(), 0);
-  // Device calls add at most two acks per peer.
-  requests_.reserve(total + 2 * ipc_chunks_from_.size());
-  pending_.reserve(total + 2 * ipc_chunks_from_.size());
+  // Pointers into requests_ are taken while posting: no reallocation allowed.
+  requests_.reserve(messages);
+  pending_.reserve(messages);
   return MPI_SUCCESS;
 }
 
-void PlanRun::post_recv_chunk(std::size_t r, std::uint64_t c) {
+void PlanRun::post_recv(std::size_t r) {
   const algos::Recv& recv = plan_.recvs[r];
-  const auto [begin, bytes] = piece(recv_range_[r], c);
-  MPI_Request* req = next_request(Op::kRecv, static_cast<int>(r), c);
+  const algos::ByteRange range = recv_range_[r];
+  MPI_Request* req = next_request(Op::kRecv, static_cast<int>(r));
   switch (recv_route(r)) {
-    case Route::kMpi:
-      note(PMPI_Irecv(layout_.slot_data(recv.slot) + begin, bytes, MPI_BYTE, recv.peer, recv.tag, comm_, req));
+    case Route::kMpi: {
+      const ByteMessage m(range.size());
+      char* data = layout_.hollow() ? nullptr : layout_.slot_data(recv.slot) + range.begin;
+      note(PMPI_Irecv(data, m.count(), m.type(), recv.peer, recv.tag, comm_, req));
       break;
+    }
     case Route::kMpiStaged: {
-      char* stage = device_->staging() + recv_stage_[r] + (begin - recv_range_[r].begin);
-      note(PMPI_Irecv(stage, bytes, MPI_BYTE, recv.peer, recv.tag, comm_, req));
+      const ByteMessage m(range.size());
+      note(PMPI_Irecv(device_->staging() + recv_stage_[r], m.count(), m.type(), recv.peer, recv.tag, comm_, req));
       break;
     }
     case Route::kIpc:
-      note(PMPI_Irecv(&recv_desc_[recv_first_chunk_[r] + c], sizeof(IpcDescriptor), MPI_BYTE, recv.peer, recv.tag,
-                      comm_, req));
+      note(PMPI_Irecv(&recv_desc_[r], sizeof(IpcDescriptor), MPI_BYTE, recv.peer, recv.tag, comm_, req));
       break;
   }
 }
 
-void PlanRun::post_send_chunk(std::size_t s, std::uint64_t c) {
+void PlanRun::post_send(std::size_t s) {
   const algos::Send& send = plan_.sends[s];
-  const auto [begin, bytes] = piece(send_range_[s], c);
-  const char* data = block_data(layout_, send.slot) + begin;
+  const algos::ByteRange range = send_range_[s];
+  const char* data = layout_.hollow() ? nullptr : block_data(layout_, send.slot) + range.begin;
+  MPI_Request* req = next_request(Op::kSend, static_cast<int>(s));
   switch (send_route(s)) {
-    case Route::kMpi:
-      note(PMPI_Isend(data, bytes, MPI_BYTE, send.peer, send.tag, comm_,
-                      next_request(Op::kSend, static_cast<int>(s), c)));
+    case Route::kMpi: {
+      const ByteMessage m(range.size());
+      note(PMPI_Isend(data, m.count(), m.type(), send.peer, send.tag, comm_, req));
       break;
+    }
     case Route::kMpiStaged: {
-      char* stage = device_->staging() + send_stage_[s] + (begin - send_range_[s].begin);
-      note_device(device_->to_host(stage, data, static_cast<std::uint64_t>(bytes)), "copy to host");
-      note(PMPI_Isend(stage, bytes, MPI_BYTE, send.peer, send.tag, comm_,
-                      next_request(Op::kSend, static_cast<int>(s), c)));
+      char* stage = device_->staging() + send_stage_[s];
+      if (range.size() > 0) note_device(device_->to_host(stage, data, range.size()), "copy to host");
+      const ByteMessage m(range.size());
+      note(PMPI_Isend(stage, m.count(), m.type(), send.peer, send.tag, comm_, req));
       break;
     }
     case Route::kIpc: {
-      IpcDescriptor& d = send_desc_[send_first_chunk_[s] + c];
-      note_device(device_->describe(data, d), "IPC export");
-      note(PMPI_Isend(&d, sizeof(IpcDescriptor), MPI_BYTE, send.peer, send.tag, comm_,
-                      next_request(Op::kSend, static_cast<int>(s), c)));
+      IpcDescriptor& d = send_desc_[s];
+      d = IpcDescriptor{};
+      if (range.size() > 0) note_device(device_->describe(data, d), "IPC export");
+      note(PMPI_Isend(&d, sizeof(IpcDescriptor), MPI_BYTE, send.peer, send.tag, comm_, req));
       break;
     }
   }
 }
 
 // A receive completed: bytes in place (MPI), in staging, or a descriptor (IPC).
-void PlanRun::on_recv_complete(std::size_t r, std::uint64_t c) {
+void PlanRun::on_recv_complete(std::size_t r) {
   const algos::Recv& recv = plan_.recvs[r];
-  const auto [begin, bytes] = piece(recv_range_[r], c);
-  char* dst = layout_.slot_data(recv.slot) + begin;
-  switch (recv_route(r)) {
-    case Route::kMpi:
-      break;
-    case Route::kMpiStaged: {
-      const char* stage = device_->staging() + recv_stage_[r] + (begin - recv_range_[r].begin);
-      note_device(device_->to_device(dst, stage, static_cast<std::uint64_t>(bytes)), "copy to device");
-      break;
-    }
-    case Route::kIpc: {
-      const std::size_t token = recv_first_chunk_[r] + c;
-      const int process = (*routing_->process_of)[static_cast<std::size_t>(recv.peer)];
-      const int rc = device_->start_copy(process, recv_desc_[token], dst, static_cast<std::uint64_t>(bytes),
-                                         static_cast<int>(token));
-      if (rc == 0) return;  // arrives when the copy finishes (poll)
-      // Keep the protocol going so nobody waits forever; the error is reported.
-      note_device(rc, "IPC copy");
-      break;
+  const algos::ByteRange range = recv_range_[r];
+  if (range.size() > 0 && !layout_.hollow()) {
+    char* dst = layout_.slot_data(recv.slot) + range.begin;
+    switch (recv_route(r)) {
+      case Route::kMpi:
+        break;
+      case Route::kMpiStaged:
+        note_device(device_->to_device(dst, device_->staging() + recv_stage_[r], range.size()), "copy to device");
+        break;
+      case Route::kIpc: {
+        const int process = (*routing_->process_of)[static_cast<std::size_t>(recv.peer)];
+        const int rc = device_->start_copy(process, recv_desc_[r], dst, range.size(), static_cast<int>(r));
+        if (rc == 0) return;  // arrives when the copy finishes (poll)
+        // Keep the protocol going so nobody waits forever; the error is reported.
+        note_device(rc, "IPC copy");
+        break;
+      }
     }
   }
-  on_arrived(r, c);
+  on_arrived(r);
 }
 
-// Chunk c of recv r is in its final place: forward it, and once every IPC
-// chunk from a peer is copied, tell the peer its memory is free again.
-void PlanRun::on_arrived(std::size_t r, std::uint64_t c) {
-  arrived_[r][c] = true;
-  for (int s : runnable_.forwards[r]) {
-    std::uint64_t& next = next_chunk_[static_cast<std::size_t>(s)];
-    while (next < arrived_[r].size() && arrived_[r][next]) post_send_chunk(static_cast<std::size_t>(s), next++);
-  }
+// Receive r is in its final place: forward it, and once every IPC fragment
+// from a peer is copied, tell the peer its memory is free again. Forwards go
+// out after an error too (with whatever arrived), so no peer waits forever.
+void PlanRun::on_arrived(std::size_t r) {
+  for (int s : runnable_.forwards[r]) post_send(static_cast<std::size_t>(s));
   if (recv_route(r) == Route::kIpc) {
     const int peer = plan_.recvs[r].peer;
-    if (--ipc_chunks_from_[static_cast<std::size_t>(peer)] == 0) {
-      note(PMPI_Isend(nullptr, 0, MPI_BYTE, peer, routing_->ack_tag, comm_, next_request(Op::kAckSend, peer, 0)));
+    if (--ipc_from_[static_cast<std::size_t>(peer)] == 0)
+      note(PMPI_Isend(nullptr, 0, MPI_BYTE, peer, routing_->ack_tag, comm_, next_request(Op::kAckSend, peer)));
+  }
+}
+
+void PlanRun::on_complete(const Pending& p, int error) {
+  note(error);
+  if (p.op == Op::kRecv) on_recv_complete(static_cast<std::size_t>(p.fragment));
+}
+
+// A request that completed with an error: MPICH frees it in Waitsome and
+// Waitall, Open MPI leaves it allocated (it frees only requests that
+// succeeded), so whatever is left is freed here. It is then never waited for
+// again, so no completion is counted twice.
+void release_failed(MPI_Request& req) {
+  if (req != MPI_REQUEST_NULL) PMPI_Request_free(&req);
+  req = MPI_REQUEST_NULL;
+}
+
+// No forwarding and no copy kernel to poll: one Waitall, as MPI's own linear
+// algorithm does.
+int PlanRun::wait_all() {
+  statuses_.resize(requests_.size());
+  const int rc = PMPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), statuses_.data());
+  if (rc == MPI_ERR_IN_STATUS) {
+    for (std::size_t i = 0; i < requests_.size(); ++i) {
+      const int error = statuses_[i].MPI_ERROR;
+      if (error == MPI_ERR_PENDING) {
+        note(PMPI_Wait(&requests_[i], MPI_STATUS_IGNORE));  // not reached by the failed Waitall
+      } else if (error != MPI_SUCCESS) {
+        note(error);
+        release_failed(requests_[i]);
+      }
+    }
+  } else {
+    note(rc);
+  }
+  for (std::size_t i = 0; i < pending_.size(); ++i) {
+    if (pending_[i].op == Op::kRecv) on_recv_complete(static_cast<std::size_t>(pending_[i].fragment));
+  }
+  return first_error_;
+}
+
+// Forwards each fragment once it has arrived. While copy kernels run, the
+// loop polls (Testsome) so that their completions are seen too.
+int PlanRun::progress_loop() {
+  std::vector<int> copied;
+  std::size_t settled = 0;
+  while (settled < requests_.size() || (device_ != nullptr && device_->copies_running())) {
+    const auto n = static_cast<int>(requests_.size());
+    done_.resize(requests_.size());
+    statuses_.resize(requests_.size());
+    int count = 0;
+    const bool polling = device_ != nullptr && device_->copies_running();
+    int rc = polling ? PMPI_Testsome(n, requests_.data(), &count, done_.data(), statuses_.data())
+                     : PMPI_Waitsome(n, requests_.data(), &count, done_.data(), statuses_.data());
+    if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) {
+      // Which requests completed is unknown: go on one completion at a time.
+      note(rc);
+      int index = MPI_UNDEFINED;
+      MPI_Status st;
+      rc = PMPI_Waitany(n, requests_.data(), &index, &st);
+      if (index == MPI_UNDEFINED) break;
+      if (rc != MPI_SUCCESS) release_failed(requests_[static_cast<std::size_t>(index)]);
+      ++settled;
+      on_complete(pending_[static_cast<std::size_t>(index)], rc);
+      continue;
+    }
+    if (count != MPI_UNDEFINED) {
+      settled += static_cast<std::size_t>(count);
+      for (int k = 0; k < count; ++k) {
+        const auto i = static_cast<std::size_t>(k);
+        const auto index = static_cast<std::size_t>(done_[i]);
+        const int error = rc == MPI_ERR_IN_STATUS ? statuses_[i].MPI_ERROR : MPI_SUCCESS;
+        if (error != MPI_SUCCESS) release_failed(requests_[index]);
+        on_complete(pending_[index], error);
+      }
+    } else if (!polling) {
+      break;
+    }
+    if (polling) {
+      note_device(device_->poll(copied), "IPC copy");
+      for (int token : copied) on_arrived(static_cast<std::size_t>(token));
     }
   }
-}
-
-void PlanRun::on_complete(const Pending& p) {
-  if (p.op == Op::kRecv) on_recv_complete(static_cast<std::size_t>(p.fragment), p.chunk);
-}
-
-// An MPI error: give up forwarding, but let everything posted settle.
-void PlanRun::abandon() {
-  for (MPI_Request& r : requests_) {
-    if (r != MPI_REQUEST_NULL) PMPI_Cancel(&r);
-  }
-  PMPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  return first_error_;
 }
 
 int PlanRun::run() {
   if (setup() != MPI_SUCCESS) return first_error_;
   // Every receive is posted before any send, so no order of arrival can deadlock.
   for (std::size_t i = 0; i < plan_.recvs.size(); ++i) {
-    for (std::uint64_t c = 0; c < arrived_[i].size(); ++c) post_recv_chunk(i, c);
+    if (recv_active(i)) post_recv(i);
   }
   // Senders over IPC wait for each reader's "done" before their memory may change.
   if (device_ != nullptr) {
-    std::vector<bool> reader(ipc_chunks_from_.size(), false);
+    std::vector<bool> reader(ipc_from_.size(), false);
     for (std::size_t i = 0; i < plan_.sends.size(); ++i) {
-      if (send_route(i) == Route::kIpc && send_range_[i].size() > 0)
-        reader[static_cast<std::size_t>(plan_.sends[i].peer)] = true;
+      if (send_active(i) && send_route(i) == Route::kIpc) reader[static_cast<std::size_t>(plan_.sends[i].peer)] = true;
     }
     for (std::size_t peer = 0; peer < reader.size(); ++peer) {
       if (!reader[peer]) continue;
       const int p = static_cast<int>(peer);
-      note(PMPI_Irecv(nullptr, 0, MPI_BYTE, p, routing_->ack_tag, comm_, next_request(Op::kAckRecv, p, 0)));
+      note(PMPI_Irecv(nullptr, 0, MPI_BYTE, p, routing_->ack_tag, comm_, next_request(Op::kAckRecv, p)));
     }
   }
   for (int s : runnable_.own_sends) {
-    const auto i = static_cast<std::size_t>(s);
-    for (std::uint64_t c = 0; c < chunks_of(send_range_[i].size(), chunk_); ++c) post_send_chunk(i, c);
+    if (send_active(static_cast<std::size_t>(s))) post_send(static_cast<std::size_t>(s));
   }
-
-  // Progress loop: a forward of chunk c goes out once chunk c of its source
-  // arrived. Chunks of one fragment share a tag and MPI matches them in
-  // posting order, so a forward posts its chunks strictly in order even when
-  // Waitsome reports the source's chunks out of order. While copy kernels
-  // run, the loop polls (Testsome) so that their completions are seen too.
-  std::vector<int> done;
-  std::vector<int> copied;
-  std::size_t settled = 0;
-  while (settled < requests_.size() || (device_ != nullptr && device_->copies_running())) {
-    done.resize(requests_.size());
-    int count = 0;
-    const bool polling = device_ != nullptr && device_->copies_running();
-    const int rc = polling ? PMPI_Testsome(static_cast<int>(requests_.size()), requests_.data(), &count, done.data(),
-                                           MPI_STATUSES_IGNORE)
-                           : PMPI_Waitsome(static_cast<int>(requests_.size()), requests_.data(), &count, done.data(),
-                                           MPI_STATUSES_IGNORE);
-    if (rc != MPI_SUCCESS) {
-      note(rc);
-      abandon();
-      break;
-    }
-    if (count != MPI_UNDEFINED) {
-      settled += static_cast<std::size_t>(count);
-      for (int k = 0; k < count; ++k)
-        on_complete(pending_[static_cast<std::size_t>(done[static_cast<std::size_t>(k)])]);
-    } else if (!polling) {
-      break;
-    }
-    if (polling) {
-      note_device(device_->poll(copied), "IPC copy");
-      for (int token : copied) {
-        // Token -> (recv, chunk): the recv whose first chunk is the last one not above the token.
-        const auto it =
-            std::upper_bound(recv_first_chunk_.begin(), recv_first_chunk_.end(), static_cast<std::size_t>(token));
-        const auto r = static_cast<std::size_t>(it - recv_first_chunk_.begin() - 1);
-        on_arrived(r, static_cast<std::uint64_t>(token) - recv_first_chunk_[r]);
-      }
-    }
-  }
-  return first_error_;
+  if (!forwards_ && !ipc_recvs_) return wait_all();
+  return progress_loop();
 }
 
 }  // namespace
 
-int run_plan(const RunnablePlan& runnable, const CallLayout& layout, MPI_Comm comm, std::uint64_t chunk,
-             const DeviceRouting* device) {
-  PlanRun run(runnable, layout, comm, chunk, device);
+int run_plan(const RunnablePlan& plan, const std::vector<algos::Variant>& choice, const CallLayout& layout,
+             MPI_Comm comm, const DeviceRouting* device) {
+  PlanRun run(plan, choice, layout, comm, device);
   return run.run();
 }
 

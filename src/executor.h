@@ -1,6 +1,13 @@
 // Runs one rank's plan for one MPI_Neighbor_allgather(v) call: nonblocking
 // point-to-point on the private communicator, each fragment forwarded as soon
-// as it has arrived (chunk by chunk), bytes landing in their final place.
+// as it has arrived, bytes landing in their final place.
+//
+// Wire rule: every fragment of the call's plan is exactly one message, empty
+// or not. The set of fragments depends on the graph and on the per-origin
+// variant choice, never on the block sizes, so a sender and a receiver that
+// disagree on a block's size (an erroneous program) still post matching
+// message counts: the receiver sees MPI's truncation error or a short
+// message, and nobody waits forever.
 #pragma once
 
 #include <mpi.h>
@@ -9,7 +16,7 @@
 #include <vector>
 
 #include "datatype.h"
-#include "plan.h"
+#include "mixed_plan.h"
 
 namespace nbrcoll {
 
@@ -28,27 +35,43 @@ struct CallArgs {
   bool receives = false;         // some slot gets a block from a real neighbour
 };
 
+// `base` + `offset` bytes as an address, also for MPI_BOTTOM (a null base with
+// absolute displacements in the datatype).
+inline char* offset_address(const void* base, MPI_Aint offset) {
+  return reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(offset));
+}
+
 // Where the bytes of every block live during a call: the user's buffers where
 // the types allow it, a packed staging area otherwise.
 class CallLayout {
  public:
-  // May allocate (pack buffers) and pack the send block: call before any
-  // communication so that a failure can still fall back. MPI_SUCCESS or an error.
+  // Block sizes only (no allocation): what the per-origin choice and the byte
+  // ranges are computed from. MPI_SUCCESS or the error of a type query.
+  int measure(const CallArgs& args, const std::vector<int>& in_list);
+  // Pack buffers and the packed send block. MPI_SUCCESS or an error; after an
+  // error the layout is hollow (see make_hollow).
   int prepare(const CallArgs& args, const std::vector<int>& in_list);
-  // After all fragments arrived: local copies (on the device for device
-  // buffers), then unpack staged blocks into the user's buffer.
-  int finish(const CallArgs& args, const std::vector<algos::LocalCopy>& copies, DeviceCall* device = nullptr);
+  // Every block empty and nowhere: the rank still sends and receives one
+  // message per fragment (so its peers complete), moving no bytes.
+  void make_hollow();
+  [[nodiscard]] bool hollow() const { return hollow_; }
+  // After all fragments arrived: the call's local copies (on the device for
+  // device buffers), then unpack staged blocks into the user's buffer.
+  int finish(const CallArgs& args, const algos::Plan& call_plan, DeviceCall* device = nullptr);
 
   [[nodiscard]] const char* send_data() const { return send_data_; }
   [[nodiscard]] std::uint64_t send_bytes() const { return send_bytes_; }
   [[nodiscard]] char* slot_data(int slot) const { return slot_data_[static_cast<std::size_t>(slot)]; }
   [[nodiscard]] std::uint64_t slot_bytes(int slot) const { return slot_bytes_[static_cast<std::size_t>(slot)]; }
-  // Largest block this rank sends or receives in the call.
-  [[nodiscard]] std::uint64_t largest_block() const;
+  // The block of `slot` (-1: this rank's own block).
+  [[nodiscard]] std::uint64_t block_bytes(int slot) const { return slot < 0 ? send_bytes_ : slot_bytes(slot); }
+  [[nodiscard]] bool send_packed() const { return !send_type_.in_place; }
+  [[nodiscard]] bool recv_packed() const { return !recv_type_.in_place; }
 
  private:
   TypeLayout send_type_;
   TypeLayout recv_type_;
+  bool hollow_ = false;
   const char* send_data_ = nullptr;
   std::uint64_t send_bytes_ = 0;
   std::vector<char*> slot_data_;
@@ -57,10 +80,10 @@ class CallLayout {
   std::vector<char> recv_stage_;
 };
 
-// A plan plus what the executor derives from it once, at graph creation
-// (nothing here depends on the block size or the buffers of a call).
+// A mixed plan plus what the executor derives from it once, at graph creation
+// (nothing here depends on the block sizes or the buffers of a call).
 struct RunnablePlan {
-  algos::Plan plan;
+  algos::MixedPlan mixed;
   std::vector<std::vector<int>> forwards;  // per receive: the sends that forward it
   // The sends of this rank's own block, in staggered peer order (the next
   // rank first), so that the ranks of a node do not all start on one peer.
@@ -69,14 +92,24 @@ struct RunnablePlan {
   std::vector<bool> send_on_node;  // per send: likewise
 };
 // node_of: rank -> node id, for every rank of the communicator.
-RunnablePlan make_runnable(algos::Plan plan, const std::vector<int>& node_of);
+RunnablePlan make_runnable(algos::MixedPlan mixed, const std::vector<int>& node_of);
+
+// The variant of every origin of `plan.mixed` for one call: `fixed` for every
+// origin, or (auto) the leader variant for blocks of at least `threshold`
+// bytes. B(origin) is the rank's own send size or its home slot's size, the
+// same number on every rank that touches that block in a correct program.
+void choose_variants(const RunnablePlan& plan, const CallLayout& layout, bool automatic, algos::Variant fixed,
+                     std::uint64_t threshold, std::vector<algos::Variant>& choice);
+
+// The call's plan: the fragments of the chosen variants (for finish()).
+algos::Plan call_plan(const RunnablePlan& plan, const std::vector<algos::Variant>& choice);
 
 // How one fragment of a call with device buffers travels.
 enum class Route : std::uint8_t {
   kMpi,        // MPI on the buffer itself (host buffers, or a GPU-aware MPI)
-  kMpiStaged,  // MPI through pinned host staging, chunk by chunk
+  kMpiStaged,  // MPI through pinned host staging
   kIpc,        // same node: the receiver's copy kernel reads the sender's
-               // IPC-mapped memory; a small MPI message says "chunk ready"
+               // IPC-mapped memory; a small MPI message says "fragment ready"
 };
 
 // The device side of a call: what moves the bytes and which routes it may use.
@@ -93,10 +126,11 @@ struct DeviceRouting {
   }
 };
 
-// Move every fragment of `plan`. `chunk` bytes per message at most. `device`:
-// nullptr for host buffers. MPI_SUCCESS or the first error seen (after all
-// requests settled and every peer was told what it waits for).
-int run_plan(const RunnablePlan& runnable, const CallLayout& layout, MPI_Comm comm, std::uint64_t chunk,
-             const DeviceRouting* device = nullptr);
+// Move every fragment of the chosen variants of `plan`. `device`: nullptr for
+// host buffers. MPI_SUCCESS or the first error seen; every posted message
+// is always completed, and every forward is sent even after an error, so
+// that no peer waits forever.
+int run_plan(const RunnablePlan& plan, const std::vector<algos::Variant>& choice, const CallLayout& layout,
+             MPI_Comm comm, const DeviceRouting* device = nullptr);
 
 }  // namespace nbrcoll

@@ -169,8 +169,14 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out) {
   input.node.devices = topology.devices;
   input.node.links = topology.links;
   input.node.hops = topology.hops;
-  info->linear = make_runnable(algos::build_linear_plan(input), info->node_of);
-  info->leader = make_runnable(algos::build_leader_plan(input), info->node_of);
+  info->linear = algos::build_linear_plan(input);
+  info->leader = algos::build_leader_plan(input);
+  info->plan = make_runnable(algos::mix_plans(info->linear, info->leader, input.in), info->node_of);
+  // The IPC acks use MPI_TAG_UB itself: every plan tag must lie below it.
+  int* tag_ub = nullptr;
+  int flag = 0;
+  PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag);
+  if (flag != 0 && tag_ub != nullptr && algos::largest_tag(info->plan.mixed) >= *tag_ub) return MPI_ERR_TAG;
   out = std::move(info);
   return MPI_SUCCESS;
 }

@@ -7,8 +7,8 @@ namespace nbrcoll {
 const algos::Plan* plan_for(MPI_Comm graph_comm, Algo algo) {
   const CommState* state = find_state(graph_comm);
   if (state == nullptr) return nullptr;
-  if (algo == Algo::kLinear) return &state->info->linear.plan;
-  if (algo == Algo::kLeader) return &state->info->leader.plan;
+  if (algo == Algo::kLinear) return &state->info->linear;
+  if (algo == Algo::kLeader) return &state->info->leader;
   return nullptr;
 }
 

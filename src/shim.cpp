@@ -33,10 +33,15 @@ void setup(MPI_Comm graph) {
     log(LogLevel::kWarn, "graph setup failed; this communicator uses the MPI's own neighbor collectives");
     return;
   }
+  // nbrcoll's own messages travel on a communicator split from the graph
+  // (a split carries no topology and copies no attributes: no recursion).
+  MPI_Comm own = MPI_COMM_NULL;
+  if (PMPI_Comm_split(graph, 0, info->rank, &own) != MPI_SUCCESS) {
+    log(LogLevel::kWarn, "cannot create nbrcoll's private communicator; the MPI's own neighbor collectives are used");
+    return;
+  }
   if (log_enabled(LogLevel::kInfo)) log(LogLevel::kInfo, "%s", summarize_plans(*info).c_str());
-  if (attach_state(graph, info) != MPI_SUCCESS) return;
-  CommState* state = find_state(graph);
-  if (state != nullptr) private_comm(graph, *state);
+  if (attach_state(graph, info, own) != MPI_SUCCESS) PMPI_Comm_free(&own);
 }
 
 bool is_intercomm(MPI_Comm comm) {

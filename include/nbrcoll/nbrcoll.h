@@ -14,10 +14,10 @@
 
 /* Environment variables read once, at the first graph creation. */
 #define NBRCOLL_ENV_ALGO "NBRCOLL_ALGO"                     /* auto|leader|linear|native */
-#define NBRCOLL_ENV_THRESHOLD "NBRCOLL_THRESHOLD"           /* bytes per block; auto below: native */
+#define NBRCOLL_ENV_THRESHOLD "NBRCOLL_THRESHOLD"           /* bytes per block; auto below: linear */
 #define NBRCOLL_ENV_TOPO "NBRCOLL_TOPO"                     /* auto|flat|model|file */
 #define NBRCOLL_ENV_RANKS_PER_NODE "NBRCOLL_RANKS_PER_NODE" /* emulated nodes */
-#define NBRCOLL_ENV_CHUNK "NBRCOLL_CHUNK"                   /* pipelining chunk, bytes */
+#define NBRCOLL_ENV_WATCHDOG "NBRCOLL_WATCHDOG"             /* seconds: report calls that run longer */
 #define NBRCOLL_ENV_DEBUG "NBRCOLL_DEBUG"                   /* none|warn|info|trace */
 #define NBRCOLL_ENV_DISABLE "NBRCOLL_DISABLE"               /* 1: everything to PMPI */
 #define NBRCOLL_ENV_DEVICE_MAP "NBRCOLL_DEVICE_MAP"         /* local rank -> device list */

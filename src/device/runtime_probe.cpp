@@ -1,8 +1,10 @@
 #include "runtime_probe.h"
 
 #include <dlfcn.h>
+#include <link.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 
 namespace nbrcoll {
@@ -37,9 +39,29 @@ void* loaded(const char* const* names) {
   return nullptr;
 }
 
-// Looks again on every call until found: an application may initialise its
-// GPU runtime after its first graph. Handles stay open (the runtime stays loaded).
+// How many objects the dynamic loader has added so far (glibc's dlpi_adds):
+// unchanged means no library was loaded since we last looked.
+unsigned long long loader_generation() {
+  unsigned long long adds = 0;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t size, void* data) {
+        if (size >= offsetof(dl_phdr_info, dlpi_adds) + sizeof info->dlpi_adds)
+          *static_cast<unsigned long long*>(data) = info->dlpi_adds;
+        return 1;  // the counter is the same in every entry: stop after the first
+      },
+      &adds);
+  return adds;
+}
+
+// Looks again only when the loader has loaded something new since the last
+// look (an application may initialise its GPU runtime after its first graph),
+// so a host-only process pays one loader query per call, not ~20 failing
+// dlopen calls. Handles stay open (the runtime stays loaded).
 void find_runtimes(Runtimes& r) {
+  static std::atomic<unsigned long long> looked_at{~0ULL};
+  if (r.cuda.load() != nullptr && r.hip.load() != nullptr) return;
+  const unsigned long long generation = loader_generation();
+  if (generation != 0 && looked_at.exchange(generation) == generation) return;
   if (r.cuda.load() == nullptr) {
     static const char* const kCuda[] = {"libcuda.so.1", "libcuda.so", nullptr};
     if (void* h = loaded(kCuda)) {

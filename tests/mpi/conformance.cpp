@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "interposed.h"
 #include "test_graphs.h"
 
 namespace {
@@ -326,17 +327,6 @@ void run_cycles(int cycles) {
 }
 
 // Where MPI_Neighbor_allgather resolves to: libnbrcoll when linked or preloaded.
-std::string resolved_library() {
-  Dl_info info{};
-  void* sym = dlsym(RTLD_DEFAULT, "MPI_Neighbor_allgather");
-  if (sym == nullptr || dladdr(sym, &info) == 0 || info.dli_fname == nullptr) return "?";
-  return info.dli_fname;
-}
-
-bool interposed() {
-  return resolved_library().find("nbrcoll") != std::string::npos;
-}
-
 void check_interposed() {
   const char* want = std::getenv("EXPECT_NBRCOLL");
   if (want == nullptr || std::strcmp(want, "1") != 0) return;

@@ -26,7 +26,7 @@ TEST(Config, DefaultsWithEmptyEnvironment) {
   EXPECT_EQ(c.threshold, 256u * 1024u);
   EXPECT_EQ(c.topo, "auto");
   EXPECT_EQ(c.ranks_per_node, 0);
-  EXPECT_EQ(c.chunk, 1u << 20);
+  EXPECT_EQ(c.watchdog, 0.0);
   EXPECT_EQ(c.debug, LogLevel::kWarn);
   EXPECT_FALSE(c.disable);
   EXPECT_TRUE(c.device_map.empty());
@@ -59,7 +59,7 @@ TEST(Config, GoodValues) {
                           {"NBRCOLL_THRESHOLD", "64K"},
                           {"NBRCOLL_TOPO", "frontier"},
                           {"NBRCOLL_RANKS_PER_NODE", "8"},
-                          {"NBRCOLL_CHUNK", "4M"},
+                          {"NBRCOLL_WATCHDOG", "2.5"},
                           {"NBRCOLL_DEBUG", "info"},
                           {"NBRCOLL_DISABLE", "1"},
                           {"NBRCOLL_DEVICE_MAP", "3,2,1,0"}},
@@ -69,7 +69,7 @@ TEST(Config, GoodValues) {
   EXPECT_EQ(c.threshold, 64u * 1024u);
   EXPECT_EQ(c.topo, "frontier");
   EXPECT_EQ(c.ranks_per_node, 8);
-  EXPECT_EQ(c.chunk, 4u << 20);
+  EXPECT_EQ(c.watchdog, 2.5);
   EXPECT_EQ(c.debug, LogLevel::kInfo);
   EXPECT_TRUE(c.disable);
   EXPECT_EQ(c.device_map, (std::vector<int>{3, 2, 1, 0}));
@@ -91,7 +91,7 @@ TEST(Config, BadValuesWarnOnceEachAndKeepDefaults) {
                           {"NBRCOLL_THRESHOLD", "-5"},
                           {"NBRCOLL_TOPO", ""},
                           {"NBRCOLL_RANKS_PER_NODE", "two"},
-                          {"NBRCOLL_CHUNK", "12"},
+                          {"NBRCOLL_WATCHDOG", "soon"},
                           {"NBRCOLL_DEBUG", "loud"},
                           {"NBRCOLL_DISABLE", "maybe"},
                           {"NBRCOLL_DEVICE_MAP", "0,x"}},
@@ -102,7 +102,7 @@ TEST(Config, BadValuesWarnOnceEachAndKeepDefaults) {
   EXPECT_EQ(c.threshold, 256u * 1024u);
   EXPECT_EQ(c.topo, "auto");
   EXPECT_EQ(c.ranks_per_node, 0);
-  EXPECT_EQ(c.chunk, 1u << 20);
+  EXPECT_EQ(c.watchdog, 0.0);
   EXPECT_EQ(c.debug, LogLevel::kWarn);
   EXPECT_FALSE(c.disable);
   EXPECT_TRUE(c.device_map.empty());
