@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The short benchmark run for a fresh machine (a few minutes on 2 cores):
 # RSG (density 0.6) and Moore (d=2, r=1) neighbour allgather on 16 ranks =
-# 2 nodes x 8 ranks with NBRCOLL_TOPO=frontier, native vs linear vs leader.
+# 2 nodes x 8 ranks with NBRCOLL_TOPO=frontier, native vs linear vs leader vs auto.
 # The nodes are network namespaces with 1 Gbit/s links (bench/cluster/run.sh)
 # where the machine allows it, else emulated nodes on one host
 # (NBRCOLL_RANKS_PER_NODE=8, no link cap), and the output says which.
@@ -38,8 +38,8 @@ run() {  # run NAME ARGS...: one benchmark on the emulated cluster
 }
 
 start=$SECONDS
-run rsg --pattern rsg --density 0.6 --sizes 1K,16K,256K,1M,2M,4M
-run moore --pattern moore --dims 2 --radius 1 --sizes 1K,16K,256K,1M,2M
+run rsg --pattern rsg --density 0.6 --sizes 1K,16K,256K,1M,2M,4M --algos native,linear,leader,auto
+run moore --pattern moore --dims 2 --radius 1 --sizes 1K,16K,256K,1M,2M --algos native,linear,leader,auto
 
 py=python3
 /usr/bin/python3 -c 'import matplotlib' 2>/dev/null && py=/usr/bin/python3
