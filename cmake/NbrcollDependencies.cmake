@@ -2,6 +2,7 @@
 # the AUTO|ON|OFF options and say in one status line what they decided.
 find_package(MPI REQUIRED COMPONENTS C)
 find_package(Threads REQUIRED)
+include(NbrcollMpiFlavour)
 # We use the C API from C++: keep the deprecated MPI C++ bindings out.
 add_compile_definitions(OMPI_SKIP_MPICXX=1 MPICH_SKIP_MPICXX=1)
 
