@@ -7,10 +7,12 @@
 #include <fstream>
 #include <iostream>
 #include <stdexcept>
+#include <string>
 
 #include "core/graph.h"
 #include "core/options.h"
 #include "device_buffers.h"
+#include "nbrcoll/nbrcoll.h"
 #include "nbrcoll_hooks.h"
 #include "patterns.h"
 
@@ -57,6 +59,13 @@ void write_csv(const Options& o, const Outcome& r) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // --version answers without starting MPI (no mpirun needed).
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--version") {
+      std::cout << "nbrcoll-bench (nbrcoll) " << NBRCOLL_VERSION_STRING << '\n';
+      return 0;
+    }
+  }
   MPI_Init(&argc, &argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

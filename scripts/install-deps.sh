@@ -11,6 +11,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   mpich libmpich-dev
   libhwloc-dev hwloc libucx-dev
+  libudev-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   librocm-smi-dev
   iproute2 python3 python3-matplotlib

@@ -97,3 +97,13 @@ TEST(Report, SpeedupsAndCsvColumns) {
   print_timing_table(table, rows);
   EXPECT_NE(table.str().find("2.00x"), std::string::npos);
 }
+
+TEST(Sizes, SameParserAsTheLibrary) {
+  // src/size_parse.h: every spelling of a unit, any case.
+  EXPECT_EQ(nbrbench::parse_size("256K"), 256u << 10);
+  EXPECT_EQ(nbrbench::parse_size("256KB"), 256u << 10);
+  EXPECT_EQ(nbrbench::parse_size("256kib"), 256u << 10);
+  EXPECT_EQ(nbrbench::parse_size("3mb"), 3u << 20);
+  EXPECT_THROW(nbrbench::parse_size("99999999999999999999"), std::invalid_argument);
+  EXPECT_THROW(nbrbench::parse_size("17179869184G"), std::invalid_argument);
+}
