@@ -12,6 +12,7 @@
 #include "core/graph.h"
 #include "core/options.h"
 #include "device_buffers.h"
+#include "harness.h"
 #include "nbrcoll/nbrcoll.h"
 #include "nbrcoll_hooks.h"
 #include "patterns.h"
@@ -44,16 +45,20 @@ void print(const Options& o, const Outcome& r) {
   std::cout.flush();
 }
 
-void write_csv(const Options& o, const Outcome& r) {
+void write_csv(const Options& o, const Outcome& r, const RunInfo& run) {
   bool header = true;
   if (o.csv_append) {
     std::ifstream probe(o.csv);
-    header = !probe || probe.peek() == std::ifstream::traits_type::eof();
+    std::string first;
+    header = !probe || !std::getline(probe, first) || first.empty();
+    // Never rows of this format under another header (an older version's).
+    if (!header && first != kCsvHeader)
+      throw std::runtime_error("'" + o.csv + "' has other columns than this version writes; append to a new file");
   }
   std::ofstream f(o.csv, o.csv_append ? std::ios::app : std::ios::trunc);
   if (!f) throw std::runtime_error("cannot write '" + o.csv + "'");
   if (header) f << kCsvHeader << '\n';
-  write_csv_rows(f, r.rows);
+  write_csv_rows(f, r.rows, run);
 }
 
 }  // namespace
@@ -79,7 +84,7 @@ int main(int argc, char** argv) {
       const Outcome r = o.pattern == "spmm" ? run_spmm(o, w) : run_allgather(o, w, build_graph(o, w));
       if (rank == 0) {
         print(o, r);
-        if (!o.csv.empty()) write_csv(o, r);
+        if (!o.csv.empty()) write_csv(o, r, describe_run(o.iters, w.emulated));
       }
       if (r.failed) {
         if (rank == 0) std::cerr << "nbrcoll-bench: validation failed (see the lines above)\n";
