@@ -229,18 +229,12 @@ std::vector<std::string> unknown_env_warnings(const std::vector<std::string>& na
   return warnings;
 }
 
-namespace {
-
-// World rank from the launcher's environment, before MPI_Init is certain to
-// have run; -1 when no launcher said.
 int launcher_rank() {
   for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"}) {
     if (const char* v = std::getenv(var)) return std::atoi(v);
   }
   return -1;
 }
-
-}  // namespace
 
 Config parse_environment(std::vector<std::string>& warnings) {
   Config c = parse_config(

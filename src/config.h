@@ -37,6 +37,10 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings);
 // PMI_RANK, PMIX_RANK; a process without one counts as rank 0).
 const Config& config();
 
+// World rank from the launcher's environment (OMPI_COMM_WORLD_RANK, PMI_RANK,
+// PMIX_RANK), usable before MPI_Init; -1 when no launcher says.
+int launcher_rank();
+
 // Every NBRCOLL_* variable the library reads: nbrcoll-info lists them, and a
 // name outside this list (and outside the tests' and scripts' own names) is
 // warned about with the closest known one.
