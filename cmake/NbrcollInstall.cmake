@@ -1,5 +1,6 @@
 # cmake --install: headers, both libraries, a CMake package (nbrcoll::nbrcoll)
-# and a pkg-config file.
+# and a pkg-config file. NBRCOLL_PACKAGE is nbrcoll for Open MPI, nbrcoll-mpich
+# for MPICH (cmake/NbrcollMpiFlavour.cmake): both can be installed side by side.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -15,12 +16,14 @@ foreach(_tool nbrcoll-topo nbrcoll-info nbrcoll-bench)
     install(TARGETS ${_tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   endif()
 endforeach()
-install(EXPORT nbrcollTargets NAMESPACE nbrcoll:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/nbrcoll)
+install(EXPORT nbrcollTargets NAMESPACE nbrcoll:: FILE ${NBRCOLL_PACKAGE}Targets.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/${NBRCOLL_PACKAGE})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/nbrcollConfig.cmake.in
-  ${PROJECT_BINARY_DIR}/nbrcollConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/nbrcoll)
-write_basic_package_version_file(${PROJECT_BINARY_DIR}/nbrcollConfigVersion.cmake COMPATIBILITY SameMajorVersion)
-install(FILES ${PROJECT_BINARY_DIR}/nbrcollConfig.cmake ${PROJECT_BINARY_DIR}/nbrcollConfigVersion.cmake
-  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/nbrcoll)
+  ${PROJECT_BINARY_DIR}/${NBRCOLL_PACKAGE}Config.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/${NBRCOLL_PACKAGE})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/${NBRCOLL_PACKAGE}ConfigVersion.cmake
+  COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/${NBRCOLL_PACKAGE}Config.cmake ${PROJECT_BINARY_DIR}/${NBRCOLL_PACKAGE}ConfigVersion.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/${NBRCOLL_PACKAGE})
 # pkg-config: the prefix relative to the .pc file (LIBDIR/pkgconfig -> ../..),
 # and for static linking (pkg-config --static) what the archive needs: the
 # MPI's own pkg-config module, hwloc's, the C++ runtime, libdl.
@@ -47,5 +50,5 @@ set(NBRCOLL_PC_DL "")
 if(CMAKE_DL_LIBS)
   set(NBRCOLL_PC_DL "-l${CMAKE_DL_LIBS}")
 endif()
-configure_file(${PROJECT_SOURCE_DIR}/cmake/nbrcoll.pc.in ${PROJECT_BINARY_DIR}/nbrcoll.pc @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/nbrcoll.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/nbrcoll.pc.in ${PROJECT_BINARY_DIR}/${NBRCOLL_PACKAGE}.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/${NBRCOLL_PACKAGE}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -64,6 +64,18 @@ if(NBRCOLL_BUILD_TESTS)
   endif()
 endif()
 
+# Installed names that depend on the MPI carry a suffix, so that builds for
+# both MPIs can share a prefix: libnbrcoll<S>.so/.a, nbrcoll<S>.pc,
+# find_package(nbrcoll<S>), nbrcoll-info<S>, nbrcoll-bench<S>.
+if(NBRCOLL_MPI_FLAVOUR STREQUAL "mpich")
+  set(_suffix "-mpich")
+else()
+  set(_suffix "")
+endif()
+set(NBRCOLL_MPI_SUFFIX "${_suffix}" CACHE STRING
+  "Suffix of the MPI-dependent names (library, pkg-config module, CMake package, nbrcoll-info, nbrcoll-bench): empty for Open MPI, -mpich for MPICH")
+set(NBRCOLL_PACKAGE "nbrcoll${NBRCOLL_MPI_SUFFIX}")
+
 # The tests' launch line:
 #   Open MPI: --oversubscribe (--allow-run-as-root as root), variables passed on by -x,
 #             yield when idle, shared-memory transport, topo=basic (below).

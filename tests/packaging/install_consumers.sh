@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# install_consumers.sh BUILD_DIR WORK_DIR CMAKE MPI_C_COMPILER -- LAUNCH...
+# install_consumers.sh BUILD_DIR WORK_DIR CMAKE MPI_C_COMPILER PACKAGE -- LAUNCH...
+# (PACKAGE: nbrcoll, or nbrcoll-mpich for an MPICH build: the pkg-config
+# module, CMake package and library name.)
 # Installs BUILD_DIR into WORK_DIR/prefix (cmake --install --prefix), moves
 # the tree elsewhere (it must be relocatable), then builds the consumer
 # program three ways against it and runs each on 2 ranks under LAUNCH (the
 # MPI's launcher with its flags, up to and including the process count flag):
-#   cmake:   find_package(nbrcoll), nbrcoll::nbrcoll  (MPI_Neighbor_allgather from libnbrcoll.so)
-#   pkgconf: mpicc $(pkg-config --cflags --libs nbrcoll)
-#   static:  libnbrcoll.a with pkg-config --static's other libraries
+#   cmake:   find_package(PACKAGE), nbrcoll::nbrcoll  (MPI_Neighbor_allgather from libPACKAGE.so)
+#   pkgconf: mpicc $(pkg-config --cflags --libs PACKAGE)
+#   static:  libPACKAGE.a with pkg-config --static's other libraries
 # Each must pass its check and log nbrcoll's plan (NBRCOLL_DEBUG=info).
 set -euo pipefail
-build=$1 work=$2 cmake=$3 mpicc=$4
-shift 5
+build=$1 work=$2 cmake=$3 mpicc=$4 pkg=$5
+shift 6
 launch=("$@")
 src="$(cd "$(dirname "$0")" && pwd)/consumer"
 
@@ -19,10 +21,10 @@ mkdir -p "$work"
 "$cmake" --install "$build" --prefix "$work/staged" >"$work/install.log"
 mv "$work/staged" "$work/prefix"
 p="$work/prefix"
-for tool in nbrcoll-topo nbrcoll-info; do
+for tool in nbrcoll-topo "nbrcoll-info${pkg#nbrcoll}"; do
   [[ -x "$p/bin/$tool" ]] || { echo "FAIL: $tool not installed in $p/bin"; exit 1; }
 done
-pcdir=$(dirname "$(find "$p" -name nbrcoll.pc | head -1)")
+pcdir=$(dirname "$(find "$p" -name "$pkg.pc" | head -1)")
 libdir=$(dirname "$pcdir")
 export PKG_CONFIG_PATH="$pcdir"
 
@@ -40,21 +42,21 @@ run() { # name expected-origin exe
 }
 
 # 1. CMake, find_package.
-"$cmake" -S "$src" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$p" -DMPI_C_COMPILER="$mpicc" -DCMAKE_BUILD_TYPE=Release \
+"$cmake" -S "$src" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$p" -DNBRCOLL_PACKAGE="$pkg" -DMPI_C_COMPILER="$mpicc" -DCMAKE_BUILD_TYPE=Release \
   >"$work/cmake-configure.log"
 "$cmake" --build "$work/cmake" >"$work/cmake-build.log"
-run cmake "$p/" "$work/cmake/consumer_cmake"
+run cmake "$libdir/lib$pkg.so" "$work/cmake/consumer_cmake"
 
 # 2. pkg-config, shared.
-pkg-config --exists nbrcoll || { echo "FAIL: pkg-config cannot find nbrcoll in $pcdir"; exit 1; }
+pkg-config --exists "$pkg" || { echo "FAIL: pkg-config cannot find $pkg in $pcdir"; exit 1; }
 # shellcheck disable=SC2046
-"$mpicc" -o "$work/consumer_pkgconf" "$src/consumer.c" $(pkg-config --cflags --libs nbrcoll) -Wl,-rpath,"$libdir" -ldl
-run pkgconf "$p/" "$work/consumer_pkgconf"
+"$mpicc" -o "$work/consumer_pkgconf" "$src/consumer.c" $(pkg-config --cflags --libs "$pkg") -Wl,-rpath,"$libdir" -ldl
+run pkgconf "$libdir/lib$pkg.so" "$work/consumer_pkgconf"
 
 # 3. pkg-config --static: the archive and Libs.private / Requires.private.
-libs=$(pkg-config --static --libs nbrcoll)
-libs=${libs/-lnbrcoll/$libdir/libnbrcoll.a}
+libs=$(pkg-config --static --libs "$pkg")
+libs=${libs/-l$pkg/$libdir/lib$pkg.a}
 # shellcheck disable=SC2086
-"$mpicc" -o "$work/consumer_static" "$src/consumer.c" $(pkg-config --cflags nbrcoll) $libs
+"$mpicc" -o "$work/consumer_static" "$src/consumer.c" $(pkg-config --cflags "$pkg") $libs
 run static '!libmpi' "$work/consumer_static"
 echo "install_consumers: all three consumers ok"
