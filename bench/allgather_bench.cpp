@@ -86,6 +86,7 @@ Outcome run_allgather(const Options& o, const World& w, const Graph& g) {
 
   Checker chk;
   std::uint64_t call = 1;
+  std::size_t step = 0;
   for (const std::uint64_t size : o.sizes) {
     if (size > static_cast<std::uint64_t>(INT_MAX)) throw std::runtime_error("block size above INT_MAX bytes");
     const auto block = static_cast<std::size_t>(size);
@@ -133,6 +134,7 @@ Outcome run_allgather(const Options& o, const World& w, const Graph& g) {
     const auto sums = time_interleaved(o.algos, o.warmup, o.iters, call, steps);
     for (std::size_t a = 0; a < o.algos.size(); ++a)
       res.rows.push_back({o.pattern, params_string(o), w.procs, w.nodes, size, o.algos[a], sums[a], {}});
+    progress(w.rank, ++step, o.sizes.size(), "size " + format_size(size));
   }
   res.failed = report_failures(chk, w.rank);
   compute_speedups(res.rows);

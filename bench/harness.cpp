@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "nbrcoll/nbrcoll.h"
 #include "nbrcoll_hooks.h"
 
 namespace nbrbench {
@@ -68,6 +69,20 @@ std::vector<CreateRow> time_creation(const std::vector<std::string>& algos, int 
     rows.push_back({pmpi ? "pmpi (direct)" : way + " (nbrcoll)", summarize(ms)});
   }
   return rows;
+}
+
+RunInfo describe_run(int iters, bool emulated_nodes) {
+  char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int len = 0;
+  MPI_Get_library_version(lib, &len);
+  auto [mpi, version] = mpi_name_and_version(std::string(lib, static_cast<std::size_t>(len > 0 ? len : 0)));
+  return {iters, emulated_nodes ? "emulated" : "real", topology_source(), mpi, version, nbrcoll_version()};
+}
+
+void progress(int rank, std::size_t done, std::size_t total, const std::string& what) {
+  static const double start = MPI_Wtime();
+  if (rank != 0 || total < 2) return;
+  std::fprintf(stderr, "nbrcoll-bench: %zu/%zu %s done (%.1f s)\n", done, total, what.c_str(), MPI_Wtime() - start);
 }
 
 bool report_failures(const Checker& c, int rank) {

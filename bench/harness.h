@@ -50,6 +50,13 @@ std::vector<CreateRow> time_creation(const std::vector<std::string>& algos, int 
 // reorder); `pmpi` calls PMPI_ directly, bypassing nbrcoll.
 MPI_Comm create_graph(const GraphSpec& g, bool pmpi = false);
 
+// What this run is made on, for the CSV (same on every rank).
+RunInfo describe_run(int iters, bool emulated_nodes);
+
+// Rank 0, sweeps of more than one step: "nbrcoll-bench: 3/17 size 4K done
+// (12.3 s)" on stderr after each step, so a long run shows it is alive.
+void progress(int rank, std::size_t done, std::size_t total, const std::string& what);
+
 // Every rank with a failure prints it to stderr; true when any rank failed.
 bool report_failures(const Checker& c, int rank);
 

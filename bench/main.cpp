@@ -7,10 +7,13 @@
 #include <fstream>
 #include <iostream>
 #include <stdexcept>
+#include <string>
 
 #include "core/graph.h"
 #include "core/options.h"
 #include "device_buffers.h"
+#include "harness.h"
+#include "nbrcoll/nbrcoll.h"
 #include "nbrcoll_hooks.h"
 #include "patterns.h"
 
@@ -42,21 +45,32 @@ void print(const Options& o, const Outcome& r) {
   std::cout.flush();
 }
 
-void write_csv(const Options& o, const Outcome& r) {
+void write_csv(const Options& o, const Outcome& r, const RunInfo& run) {
   bool header = true;
   if (o.csv_append) {
     std::ifstream probe(o.csv);
-    header = !probe || probe.peek() == std::ifstream::traits_type::eof();
+    std::string first;
+    header = !probe || !std::getline(probe, first) || first.empty();
+    // Never rows of this format under another header (an older version's).
+    if (!header && first != kCsvHeader)
+      throw std::runtime_error("'" + o.csv + "' has other columns than this version writes; append to a new file");
   }
   std::ofstream f(o.csv, o.csv_append ? std::ios::app : std::ios::trunc);
   if (!f) throw std::runtime_error("cannot write '" + o.csv + "'");
   if (header) f << kCsvHeader << '\n';
-  write_csv_rows(f, r.rows);
+  write_csv_rows(f, r.rows, run);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // --version answers without starting MPI (no mpirun needed).
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--version") {
+      std::cout << "nbrcoll-bench (nbrcoll) " << NBRCOLL_VERSION_STRING << '\n';
+      return 0;
+    }
+  }
   MPI_Init(&argc, &argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -70,7 +84,7 @@ int main(int argc, char** argv) {
       const Outcome r = o.pattern == "spmm" ? run_spmm(o, w) : run_allgather(o, w, build_graph(o, w));
       if (rank == 0) {
         print(o, r);
-        if (!o.csv.empty()) write_csv(o, r);
+        if (!o.csv.empty()) write_csv(o, r, describe_run(o.iters, w.emulated));
       }
       if (r.failed) {
         if (rank == 0) std::cerr << "nbrcoll-bench: validation failed (see the lines above)\n";

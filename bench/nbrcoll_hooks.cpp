@@ -6,6 +6,7 @@
 #include "config.h"
 #include "device/device_call.h"
 #include "introspect.h"
+#include "node_topology.h"
 #include "plan.h"
 #include "plan_stats.h"
 
@@ -28,6 +29,10 @@ Traffic empty_traffic() {
 }
 
 }  // namespace
+
+std::string topology_source() {
+  return nbrcoll::topo::load_topology(nbrcoll::config().topo).topology.source;
+}
 
 void select_algo(const std::string& name) {
   nbrcoll::set_algo_override(to_algo(name));

@@ -23,6 +23,10 @@ struct Traffic {
   std::vector<std::uint64_t> bytes;
 };
 
+// nbrcoll's node topology here (NBRCOLL_TOPO as nbrcoll loads it): its source,
+// e.g. "model:frontier", "hwloc", "flat".
+std::string topology_source();
+
 std::vector<std::string> link_class_names();
 std::size_t network_class_index();
 

@@ -79,6 +79,7 @@ Outcome run_spmm(const Options& o, const World& w) {
   Checker chk;
   std::uint64_t call = 1;
   const auto my_rows = l.row_start[static_cast<std::size_t>(me) + 1] - l.row_start[static_cast<std::size_t>(me)];
+  std::size_t step = 0;
   for (const int k : o.cols) {
     std::int64_t max_rows = 0;
     for (int p = 0; p < procs; ++p) max_rows = std::max(max_rows, l.b_rows(p));
@@ -112,8 +113,13 @@ Outcome run_spmm(const Options& o, const World& w) {
     };
     steps.run = [&](std::size_t) {
       MPI_Comm g = create_graph(spec);
-      MPI_Neighbor_allgatherv(b_local.data(), sendcount, MPI_DOUBLE, recv.data(), counts.data(), displs.data(),
-                              MPI_DOUBLE, g);
+      // An empty vector's data() may be NULL, which an MPI may reject even
+      // for zero elements (a rank without in-neighbours, or without rows of B).
+      int spare_count = 0, spare_displ = 0;
+      double spare_send = 0.0;
+      MPI_Neighbor_allgatherv(b_local.empty() ? &spare_send : b_local.data(), sendcount, MPI_DOUBLE, recv.data(),
+                              counts.empty() ? &spare_count : counts.data(),
+                              displs.empty() ? &spare_displ : displs.data(), MPI_DOUBLE, g);
       MPI_Comm_free(&g);
     };
     if (o.validate)
@@ -176,6 +182,7 @@ Outcome run_spmm(const Options& o, const World& w) {
     const std::string params = "matrix=" + name + ";cols=" + std::to_string(k);
     for (std::size_t i = 0; i < o.algos.size(); ++i)
       res.rows.push_back({"spmm", params, procs, w.nodes, block_bytes, o.algos[i], sums[i], {}});
+    progress(me, ++step, o.cols.size(), "cols " + std::to_string(k));
 
     if (k == o.cols.back()) {  // traffic at the last (largest) column count
       std::vector<MPI_Comm> comms;

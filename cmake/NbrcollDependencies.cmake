@@ -2,6 +2,7 @@
 # the AUTO|ON|OFF options and say in one status line what they decided.
 find_package(MPI REQUIRED COMPONENTS C)
 find_package(Threads REQUIRED)
+include(NbrcollMpiFlavour)
 # We use the C API from C++: keep the deprecated MPI C++ bindings out.
 add_compile_definitions(OMPI_SKIP_MPICXX=1 MPICH_SKIP_MPICXX=1)
 
@@ -26,15 +27,16 @@ function(nbrcoll_resolve_option var found what)
   set(${var}_ENABLED ${enabled} PARENT_SCOPE)
 endfunction()
 
-# ROCm SMI (Debian: librocm-smi-dev).
+# ROCm SMI (Debian: librocm-smi-dev): its header only. The library is opened
+# at run time where present (topo/rsmi_provider.cpp), never linked, so
+# libnbrcoll loads on nodes without it.
 find_path(ROCM_SMI_INCLUDE_DIR rocm_smi/rocm_smi.h PATHS /opt/rocm/include)
-find_library(ROCM_SMI_LIBRARY rocm_smi64 PATHS /opt/rocm/lib)
-if(ROCM_SMI_INCLUDE_DIR AND ROCM_SMI_LIBRARY)
+if(ROCM_SMI_INCLUDE_DIR)
   set(_rsmi_found TRUE)
 else()
   set(_rsmi_found FALSE)
 endif()
-nbrcoll_resolve_option(NBRCOLL_WITH_ROCM_SMI ${_rsmi_found} "ROCm SMI")
+nbrcoll_resolve_option(NBRCOLL_WITH_ROCM_SMI ${_rsmi_found} "the ROCm SMI header")
 
 # hwloc (Debian: libhwloc-dev), optional: CPU-only topology grouping.
 find_package(PkgConfig QUIET)

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Installs what nbrcoll needs from Debian 12's packages. Idempotent, and fast
 # when everything is already there (no apt-get at all then).
-#   scripts/install-deps.sh          build + tests + benchmarks
+#   scripts/install-deps.sh          build + tests + benchmarks (Open MPI, and
+#                                    Debian's MPICH for the second test pass)
 #   scripts/install-deps.sh --hip    also the ROCm HIP compiler and runtime
 set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config
   libopenmpi-dev openmpi-bin
+  mpich libmpich-dev
   libhwloc-dev hwloc libucx-dev
+  libudev-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   librocm-smi-dev
   iproute2 python3 python3-matplotlib
@@ -33,4 +36,12 @@ if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
 echo "install-deps: installing ${missing[*]}"
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Open MPI stays the default MPI (mpicc, mpiexec); MPICH is used by its own
+# names (mpicc.mpich, mpiexec.mpich).
+for alt in mpi mpirun; do
+  if update-alternatives --query "$alt" 2>/dev/null | grep -q openmpi; then
+    $sudo update-alternatives --quiet --set "$alt" \
+      "$(update-alternatives --list "$alt" | grep openmpi | head -1)"
+  fi
+done
 echo "install-deps: done"

@@ -1,14 +1,27 @@
 #include "config.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <limits>
 
 #include "locality.h"
 #include "log.h"
+#include "size_parse.h"
 
 namespace nbrcoll {
+
+namespace {
+// Keywords are case-insensitive: "LEADER", "Info", "TRUE".
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+}  // namespace
 
 const char* algo_name(Algo a) {
   switch (a) {
@@ -24,7 +37,8 @@ const char* algo_name(Algo a) {
   return "?";
 }
 
-std::optional<Algo> parse_algo(const std::string& s) {
+std::optional<Algo> parse_algo(const std::string& value) {
+  const std::string s = lower(value);
   for (Algo a : {Algo::kAuto, Algo::kLeader, Algo::kLinear, Algo::kNative}) {
     if (s == algo_name(a)) return a;
   }
@@ -33,25 +47,10 @@ std::optional<Algo> parse_algo(const std::string& s) {
 
 namespace {
 
-// Byte sizes: a plain integer with an optional K, M or G suffix (powers of 1024).
 std::optional<std::size_t> parse_size(const std::string& s) {
-  if (s.empty() || s[0] == '-') return std::nullopt;
-  errno = 0;
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(s.c_str(), &end, 10);
-  if (errno != 0 || end == s.c_str()) return std::nullopt;
-  unsigned long long mult = 1;
-  const std::string rest(end);
-  if (rest == "K" || rest == "k" || rest == "KiB")
-    mult = 1ULL << 10;
-  else if (rest == "M" || rest == "m" || rest == "MiB")
-    mult = 1ULL << 20;
-  else if (rest == "G" || rest == "g" || rest == "GiB")
-    mult = 1ULL << 30;
-  else if (!rest.empty())
-    return std::nullopt;
-  if (v > std::numeric_limits<unsigned long long>::max() / mult) return std::nullopt;
-  return static_cast<std::size_t>(v * mult);
+  const auto v = parse_byte_size(s);
+  if (!v || *v > std::numeric_limits<std::size_t>::max()) return std::nullopt;
+  return static_cast<std::size_t>(*v);
 }
 
 std::optional<int> parse_int(const std::string& s, int lo, int hi) {
@@ -62,7 +61,8 @@ std::optional<int> parse_int(const std::string& s, int lo, int hi) {
   return static_cast<int>(v);
 }
 
-std::optional<LogLevel> parse_level(const std::string& s) {
+std::optional<LogLevel> parse_level(const std::string& value) {
+  const std::string s = lower(value);
   if (s == "none" || s == "0") return LogLevel::kNone;
   if (s == "warn" || s == "1") return LogLevel::kWarn;
   if (s == "info" || s == "2") return LogLevel::kInfo;
@@ -70,7 +70,8 @@ std::optional<LogLevel> parse_level(const std::string& s) {
   return std::nullopt;
 }
 
-std::optional<bool> parse_bool(const std::string& s) {
+std::optional<bool> parse_bool(const std::string& value) {
+  const std::string s = lower(value);
   if (s == "1" || s == "yes" || s == "true") return true;
   if (s == "0" || s == "no" || s == "false") return false;
   return std::nullopt;
@@ -144,7 +145,7 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
       bad(warnings, "NBRCOLL_DEVICE_IPC", *v, "expected 0 or 1; using 1");
   }
   if (auto v = env("NBRCOLL_GPU_AWARE")) {
-    if (*v == "auto")
+    if (lower(*v) == "auto")
       c.gpu_aware.reset();
     else if (auto b = parse_bool(*v))
       c.gpu_aware = *b;
@@ -154,18 +155,114 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
   return c;
 }
 
+const std::vector<EnvVarInfo>& env_vars() {
+  static const std::vector<EnvVarInfo> vars = {
+      {"NBRCOLL_ALGO", "auto|leader|linear|native", "auto",
+       "native = the MPI's own; linear = one message per edge; leader = topology-aware plan; auto = per source "
+       "block, linear below the threshold, leader from it"},
+      {"NBRCOLL_THRESHOLD", "bytes (262144, 256K, 256KB, 256KiB, 1M)", "256K",
+       "auto's switch point, per source block B(s)"},
+      {"NBRCOLL_TOPO", "auto|flat|flat:N|rocm-smi|hwloc|a model|a file", "auto",
+       "the node topology (ROCm SMI, else hwloc, else flat)"},
+      {"NBRCOLL_RANKS_PER_NODE", "integer", "0 (real nodes)", "emulate nodes: world ranks [0,k) are node 0, and so on"},
+      {"NBRCOLL_DEVICE_MAP", "list, e.g. 3,2,1,0", "local rank mod devices", "device (GCD) of each local rank"},
+      {"NBRCOLL_WATCHDOG", "seconds", "0 (off)",
+       "report (stderr, per rank) nbrcoll calls that run longer than this: the call and its peers"},
+      {"NBRCOLL_DEBUG", "none|warn|info|trace", "warn", "diagnostics on stderr, one line each"},
+      {"NBRCOLL_DISABLE", "0|1", "0", "1: everything goes to PMPI"},
+      {"NBRCOLL_DEVICE_BACKEND", "a plugin path|none", "found next to libnbrcoll",
+       "the device backend plugin; none: device buffers go to PMPI"},
+      {"NBRCOLL_DEVICE_IPC", "0|1", "1", "device fragments inside a node by IPC copy kernels; 0: by MPI"},
+      {"NBRCOLL_GPU_AWARE", "auto|0|1", "auto",
+       "does the MPI take device buffers? auto asks the MPI (MPIX_Query_*_support)"},
+      {"NBRCOLL_ROCM_SMI_LIB", "a library path|none", "librocm_smi64.so[.N]",
+       "the ROCm SMI library opened at run time; none: never"},
+  };
+  return vars;
+}
+
+namespace {
+
+// Names that are not the library's but belong to nbrcoll's tests and scripts.
+bool known_elsewhere(const std::string& name) {
+  for (const char* prefix : {"NBRCOLL_TEST_", "NBRCOLL_FAKE_", "NBRCOLL_CLUSTER_"}) {
+    if (name.rfind(prefix, 0) == 0) return true;
+  }
+  return name == "NBRCOLL_SANITIZE" || name == "NBRCOLL_MPI";
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::vector<std::string> unknown_env_warnings(const std::vector<std::string>& names) {
+  std::vector<std::string> warnings;
+  for (const std::string& name : names) {
+    if (name.rfind("NBRCOLL_", 0) != 0 || known_elsewhere(name)) continue;
+    const EnvVarInfo* best = nullptr;
+    std::size_t best_distance = 0;
+    for (const EnvVarInfo& v : env_vars()) {
+      const std::size_t d = edit_distance(name, v.name);
+      if (d == 0) {
+        best = nullptr;
+        best_distance = 0;
+        break;
+      }
+      if (best == nullptr || d < best_distance) {
+        best = &v;
+        best_distance = d;
+      }
+    }
+    if (best != nullptr) warnings.push_back("unknown variable " + name + " (did you mean " + best->name + "?)");
+  }
+  return warnings;
+}
+
+int launcher_rank() {
+  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"}) {
+    if (const char* v = std::getenv(var)) return std::atoi(v);
+  }
+  return -1;
+}
+
+Config parse_environment(std::vector<std::string>& warnings) {
+  Config c = parse_config(
+      [](const char* name) -> std::optional<std::string> {
+        const char* v = std::getenv(name);
+        if (v == nullptr) return std::nullopt;
+        return std::string(v);
+      },
+      warnings);
+  std::vector<std::string> names;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    const std::string entry(*e);
+    names.push_back(entry.substr(0, entry.find('=')));
+  }
+  for (auto& w : unknown_env_warnings(names)) warnings.push_back(std::move(w));
+  return c;
+}
+
 const Config& config() {
   static const Config parsed = [] {
     std::vector<std::string> warnings;
-    Config c = parse_config(
-        [](const char* name) -> std::optional<std::string> {
-          const char* v = std::getenv(name);
-          if (v == nullptr) return std::nullopt;
-          return std::string(v);
-        },
-        warnings);
+    Config c = parse_environment(warnings);
     set_log_level(c.debug);
-    for (const auto& w : warnings) log(LogLevel::kWarn, "%s", w.c_str());
+    if (launcher_rank() <= 0) {
+      for (const auto& w : warnings) log(LogLevel::kWarn, "%s", w.c_str());
+    }
     return c;
   }();
   return parsed;

@@ -31,9 +31,32 @@ struct Config {
 using EnvLookup = std::function<std::optional<std::string>(const char*)>;
 Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings);
 
-// The process's configuration, parsed from the real environment on first use
-// (warnings go to the log once).
+// The process's configuration, parsed from the real environment on first use.
+// Warnings (bad values, unknown NBRCOLL_* names) go to the log once, on world
+// rank 0 only (read from the launcher's environment: OMPI_COMM_WORLD_RANK,
+// PMI_RANK, PMIX_RANK; a process without one counts as rank 0).
 const Config& config();
+
+// World rank from the launcher's environment (OMPI_COMM_WORLD_RANK, PMI_RANK,
+// PMIX_RANK), usable before MPI_Init; -1 when no launcher says.
+int launcher_rank();
+
+// Every NBRCOLL_* variable the library reads: nbrcoll-info lists them, and a
+// name outside this list (and outside the tests' and scripts' own names) is
+// warned about with the closest known one.
+struct EnvVarInfo {
+  const char* name;
+  const char* values;
+  const char* default_value;
+  const char* meaning;
+};
+const std::vector<EnvVarInfo>& env_vars();
+// parse_config on the real environment, plus unknown_env_warnings on its
+// names. No logging (config() logs; nbrcoll-info prints).
+Config parse_environment(std::vector<std::string>& warnings);
+// One warning per NBRCOLL_* name in `names` that nbrcoll does not know:
+// "unknown variable NBRCOLL_ALOG (did you mean NBRCOLL_ALGO?)". Pure.
+std::vector<std::string> unknown_env_warnings(const std::vector<std::string>& names);
 
 // Process-wide override of NBRCOLL_ALGO, for benchmarks that time several
 // algorithms in one run. Every rank must set the same value between calls.

@@ -54,6 +54,11 @@ std::optional<PciAddress> parse_bus_id(std::string_view s) {
   return a;
 }
 
+std::optional<std::uint32_t> parse_pci_class(std::string_view s) {
+  if (s.size() < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X')) return std::nullopt;
+  return hex(s.substr(2), 6);
+}
+
 PciAddress from_smi_pci_id(std::uint64_t id) {
   PciAddress a;
   a.domain = static_cast<std::uint32_t>(id >> 32);

@@ -25,6 +25,10 @@ std::optional<PciAddress> parse_bus_id(std::string_view s);
 // bits 28..31 (partition id, ROCm >= 6.1.2) and the rest are ignored.
 PciAddress from_smi_pci_id(std::uint64_t id);
 
+// A PCI class code as NCCL's XML writes it, "0x068000" (hex, any case, up to
+// 6 digits). nullopt when it is not one.
+std::optional<std::uint32_t> parse_pci_class(std::string_view s);
+
 // Canonical lower-case "dddd:bb:dd.f".
 std::string to_string(const PciAddress& a);
 

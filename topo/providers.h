@@ -9,8 +9,12 @@
 
 namespace nbrcoll::topo {
 
-// ROCm SMI (built with NBRCOLL_HAVE_ROCM_SMI): the AMD GPUs of this node.
+// ROCm SMI (built with NBRCOLL_HAVE_ROCM_SMI, from its header only): the AMD
+// GPUs of this node. librocm_smi64 is opened at run time (dlopen), never
+// linked; NBRCOLL_ROCM_SMI_LIB names it, or `none`.
 bool rocm_smi_compiled();
+// Compiled in and the library could be opened (opens it once).
+bool rocm_smi_loadable();
 bool probe_rocm_smi(NodeTopology& out, std::string& why);
 
 // hwloc (built with NBRCOLL_HAVE_HWLOC), for CPU-only nodes: devices = NUMA

@@ -124,10 +124,11 @@ std::string build(const XmlElement& root, NodeTopology& t) {
         const auto j = static_cast<std::size_t>(it->second);
         if (j == i) return line_msg(l.line, "link from a GPU to itself (target " + l.target + ")");
         t.links[i * un + j] += l.count;
-      } else if (starts_with(l.tclass, "0x0680")) {
-        to_switch[i] += l.count;  // NVSwitch
+      } else if (parse_pci_class(l.tclass) == 0x068000u) {
+        to_switch[i] += l.count;  // NVSwitch (as NCCL: class 0x068000 exactly)
       } else if (!l.tclass.empty() && !starts_with(l.tclass, "0x03")) {
-        // A CPU or bridge (POWER9 NVLink to the CPU): not a GPU-GPU link.
+        // A CPU or bridge (0x068001: POWER9's NVLink to the CPU, which NCCL
+        // treats as a CPU; 0x0604..: PCI bridges): not a GPU-GPU link.
       } else {
         return line_msg(l.line, "link target " + l.target + " is no GPU's <pci busid>");
       }

@@ -1,5 +1,7 @@
 #include "xml_lite.h"
 
+#include <charconv>
+
 namespace nbrcoll::topo {
 
 const std::string* XmlElement::attribute(std::string_view key) const {
@@ -20,12 +22,49 @@ bool space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+void append_utf8(std::string& out, unsigned long cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+// "&#NN;" or "&#xNN;" at the start of v: its length, the code point in cp;
+// 0 when v does not start with a valid character reference.
+std::size_t char_ref(std::string_view v, unsigned long& cp) {
+  if (v.size() < 4 || v[0] != '&' || v[1] != '#') return 0;
+  const bool hex = v[2] == 'x' || v[2] == 'X';
+  const std::size_t from = hex ? 3 : 2, semi = v.find(';');
+  if (semi == std::string_view::npos || semi == from) return 0;
+  const char* end = v.data() + semi;
+  const auto [p, ec] = std::from_chars(v.data() + from, end, cp, hex ? 16 : 10);
+  if (ec != std::errc{} || p != end || cp == 0 || cp > 0x10FFFF) return 0;
+  return semi + 1;
+}
+
 std::string decode_entities(std::string_view v) {
   static constexpr std::pair<std::string_view, char> kEntities[] = {
       {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}};
   std::string out;
   for (std::size_t i = 0; i < v.size();) {
     bool done = false;
+    unsigned long cp = 0;
+    if (const std::size_t n = char_ref(v.substr(i), cp); n > 0) {
+      append_utf8(out, cp);
+      i += n;
+      continue;
+    }
     if (v[i] == '&')
       for (const auto& [ent, c] : kEntities)
         if (v.substr(i, ent.size()) == ent) {

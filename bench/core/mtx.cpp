@@ -68,6 +68,13 @@ CsrMatrix read_matrix_market(std::istream& in) {
     ++read;
   }
   if (read < nnz) fail(lineno, "expected " + std::to_string(nnz) + " entries, found " + std::to_string(read));
+  // Anything after the last entry but blank lines and comments is an entry
+  // the header did not count: the file is not what its header says.
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (line.empty() || line[0] == '%' || line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    fail(lineno, "more entries than the " + std::to_string(nnz) + " the size line announces");
+  }
   return to_csr(rows, cols, std::move(t));
 }
 

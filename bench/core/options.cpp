@@ -54,7 +54,8 @@ const char* usage() {
          "  --device PLUGIN   device buffers, allocated through a device backend plugin\n"
          "                    (libnbrcoll-cuda.so, libnbrcoll-hip.so); 'native' becomes the MPI on device\n"
          "                    buffers if it is GPU-aware, else staged through host copies (timed)\n"
-         "  --inject-fault    (tests) flip one received byte on the last rank, to see validation fail\n";
+         "  --inject-fault    (tests) flip one received byte on the last rank, to see validation fail\n"
+         "  --version         nbrcoll's version (answers without starting MPI)\n";
 }
 
 Options parse_options(const std::vector<std::string>& args) {

@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include <cctype>
 #include <cstdio>
 #include <map>
 #include <tuple>
@@ -28,11 +29,45 @@ std::string fmt(const char* f, double v) {
 
 }  // namespace
 
-void write_csv_rows(std::ostream& out, const std::vector<Row>& rows) {
+std::pair<std::string, std::string> mpi_name_and_version(const std::string& library_version) {
+  const std::string first = library_version.substr(0, library_version.find('\n'));
+  std::vector<std::string> words;
+  std::string word;
+  for (const char c : first + ' ') {
+    if (c == ' ' || c == '\t' || c == ',') {
+      if (!word.empty()) words.push_back(word);
+      word.clear();
+    } else {
+      word += c;
+    }
+  }
+  std::string name, version;
+  for (const std::string& w : words) {
+    const std::size_t digit = w[0] == 'v' || w[0] == 'V' ? 1 : 0;
+    if (w.size() > digit && std::isdigit(static_cast<unsigned char>(w[digit]))) {
+      version = w.substr(digit);
+      break;
+    }
+    if (w == "Version:" || w == "version") continue;
+    name += (name.empty() ? "" : " ") + w;
+  }
+  return {name.empty() ? "unknown" : name, version.empty() ? "unknown" : version};
+}
+
+std::string csv_quote(const std::string& field) {
+  std::string out = "\"";
+  for (const char c : field) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + '"';
+}
+
+void write_csv_rows(std::ostream& out, const std::vector<Row>& rows, const RunInfo& run) {
+  const std::string tail = ',' + std::to_string(run.iters) + ',' + csv_quote(run.node_kind) + ',' +
+                           csv_quote(run.topology) + ',' + csv_quote(run.mpi) + ',' + csv_quote(run.mpi_version) + ',' +
+                           csv_quote(run.nbrcoll_version);
   for (const Row& r : rows) {
-    out << r.pattern << ',' << r.params << ',' << r.procs << ',' << r.nodes << ',' << r.size_bytes << ',' << r.algo
-        << ',' << fmt("%.3f", r.us.median) << ',' << fmt("%.3f", r.us.min) << ',' << fmt("%.3f", r.us.max) << ','
-        << (r.speedup ? fmt("%.4f", *r.speedup) : std::string()) << '\n';
+    out << csv_quote(r.pattern) << ',' << csv_quote(r.params) << ',' << r.procs << ',' << r.nodes << ',' << r.size_bytes
+        << ',' << csv_quote(r.algo) << ',' << fmt("%.3f", r.us.median) << ',' << fmt("%.3f", r.us.min) << ','
+        << fmt("%.3f", r.us.max) << ',' << (r.speedup ? fmt("%.4f", *r.speedup) : std::string()) << tail << '\n';
   }
 }
 

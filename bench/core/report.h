@@ -5,6 +5,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "stats.h"
@@ -27,9 +28,29 @@ struct Row {
 // pattern, params and size.
 void compute_speedups(std::vector<Row>& rows);
 
+// What one nbrcoll-bench run was made on: the same for all its rows, and
+// written on each so that files of different runs can be merged and told
+// apart (bench/plot.py never puts two MPIs on one line).
+struct RunInfo {
+  int iters = 0;                // timed calls per size and algorithm
+  std::string node_kind;        // "emulated" (NBRCOLL_RANKS_PER_NODE) or "real"
+  std::string topology;         // nbrcoll's node topology (its source)
+  std::string mpi;              // "Open MPI", "MPICH"
+  std::string mpi_version;      // "4.1.4"
+  std::string nbrcoll_version;  // "0.1.0"
+};
+
+// MPI_Get_library_version's text -> {"Open MPI", "4.1.4"}, {"MPICH", "4.0.2"};
+// the first line's words before the first version-like word, and that word.
+std::pair<std::string, std::string> mpi_name_and_version(const std::string& library_version);
+
+// The first ten columns are those of earlier versions; text fields are quoted.
 inline constexpr const char* kCsvHeader =
-    "pattern,params,procs,nodes,size_bytes,algo,median_us,min_us,max_us,speedup_vs_native";
-void write_csv_rows(std::ostream& out, const std::vector<Row>& rows);
+    "pattern,params,procs,nodes,size_bytes,algo,median_us,min_us,max_us,speedup_vs_native,"
+    "iters,node_kind,topology,mpi,mpi_version,nbrcoll_version";
+void write_csv_rows(std::ostream& out, const std::vector<Row>& rows, const RunInfo& run);
+// RFC 4180: in double quotes, a double quote inside doubled.
+std::string csv_quote(const std::string& field);
 
 // "# Size  Algo  Median(us) ..." with one line per row.
 void print_timing_table(std::ostream& out, const std::vector<Row>& rows);

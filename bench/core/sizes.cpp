@@ -1,37 +1,15 @@
 #include "sizes.h"
 
 #include <algorithm>
-#include <cctype>
 #include <stdexcept>
+
+#include "size_parse.h"
 
 namespace nbrbench {
 
 std::uint64_t parse_size(const std::string& s) {
-  std::size_t i = 0;
-  std::uint64_t v = 0;
-  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
-    if (v > (UINT64_MAX - 9) / 10) throw std::invalid_argument("size too large: '" + s + "'");
-    v = v * 10 + static_cast<std::uint64_t>(s[i] - '0');
-    ++i;
-  }
-  if (i == 0) throw std::invalid_argument("bad size '" + s + "'");
-  std::string unit = s.substr(i);
-  for (auto& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (unit == "B") unit.clear();
-  if (unit.size() > 1 && (unit.substr(1) == "IB" || unit.substr(1) == "B")) unit.resize(1);
-  int shift = 0;
-  if (unit.empty())
-    shift = 0;
-  else if (unit == "K")
-    shift = 10;
-  else if (unit == "M")
-    shift = 20;
-  else if (unit == "G")
-    shift = 30;
-  else
-    throw std::invalid_argument("bad size unit in '" + s + "' (use K, M or G)");
-  if (shift > 0 && v > (UINT64_MAX >> shift)) throw std::invalid_argument("size too large: '" + s + "'");
-  return v << shift;
+  if (const auto v = nbrcoll::parse_byte_size(s)) return *v;
+  throw std::invalid_argument("bad size '" + s + "' (bytes with an optional unit K, M or G: 256K, 256KB, 256KiB)");
 }
 
 std::vector<std::uint64_t> parse_sizes(const std::string& spec) {

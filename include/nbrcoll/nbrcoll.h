@@ -2,7 +2,8 @@
  *
  * Applications need no header: nbrcoll replaces MPI_Neighbor_allgather(v)
  * through the PMPI interface (LD_PRELOAD=libnbrcoll.so, or link -lnbrcoll
- * before -lmpi). This header gives the version for build systems and the
+ * before -lmpi). This header gives the version for build systems (and
+ * nbrcoll_version(), the version of the library actually loaded) and the
  * names of the environment variables that configure it. */
 #ifndef NBRCOLL_NBRCOLL_H
 #define NBRCOLL_NBRCOLL_H
@@ -11,6 +12,17 @@
 #define NBRCOLL_VERSION_MINOR 1
 #define NBRCOLL_VERSION_PATCH 0
 #define NBRCOLL_VERSION_STRING "0.1.0"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* The loaded library's version, "MAJOR.MINOR.PATCH" (NBRCOLL_VERSION_STRING
+ * of the build it came from). The only symbol libnbrcoll exports besides the
+ * four MPI functions. */
+const char* nbrcoll_version(void);
+#ifdef __cplusplus
+}
+#endif
 
 /* Environment variables read once, at the first graph creation. */
 #define NBRCOLL_ENV_ALGO "NBRCOLL_ALGO"                     /* auto|leader|linear|native */

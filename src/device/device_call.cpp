@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "config.h"
+#include "mpi_identity.h"
 
 namespace nbrcoll {
 
@@ -67,12 +68,7 @@ bool mpi_is_gpu_aware(const nbrcoll_device_backend& backend) {
   static std::atomic<const nbrcoll_device_backend*> asked{nullptr};
   static std::atomic<bool> answer{false};
   if (asked.load(std::memory_order_acquire) == &backend) return answer.load(std::memory_order_relaxed);
-  const char* query = nullptr;
-  if (std::strcmp(backend.name, "cuda") == 0) query = "MPIX_Query_cuda_support";
-  if (std::strcmp(backend.name, "hip") == 0) query = "MPIX_Query_rocm_support";
-  using Query = int (*)();
-  auto fn = query != nullptr ? reinterpret_cast<Query>(dlsym(RTLD_DEFAULT, query)) : nullptr;
-  answer.store(fn != nullptr && fn() == 1, std::memory_order_relaxed);
+  answer.store(mpi_reports_gpu_support(backend.name), std::memory_order_relaxed);
   asked.store(&backend, std::memory_order_release);
   return answer.load(std::memory_order_relaxed);
 }

@@ -88,12 +88,37 @@ TEST(Report, SpeedupsAndCsvColumns) {
   EXPECT_DOUBLE_EQ(*rows[1].speedup, 2.0);
   EXPECT_FALSE(rows[2].speedup.has_value());
   std::ostringstream csv;
-  write_csv_rows(csv, rows);
+  write_csv_rows(csv, rows, {10, "emulated", "frontier", "Open MPI", "4.1.4", "0.1.0"});
   EXPECT_EQ(csv.str().substr(0, csv.str().find('\n')),
-            "rsg,density=0.6;seed=1,16,2,1024,native,100.000,90.000,120.000,1.0000");
+            "\"rsg\",\"density=0.6;seed=1\",16,2,1024,\"native\",100.000,90.000,120.000,1.0000,10,\"emulated\","
+            "\"frontier\",\"Open MPI\",\"4.1.4\",\"0.1.0\"");
   EXPECT_EQ(std::string(kCsvHeader),
-            "pattern,params,procs,nodes,size_bytes,algo,median_us,min_us,max_us,speedup_vs_native");
+            "pattern,params,procs,nodes,size_bytes,algo,median_us,min_us,max_us,speedup_vs_native,"
+            "iters,node_kind,topology,mpi,mpi_version,nbrcoll_version");
   std::ostringstream table;
   print_timing_table(table, rows);
   EXPECT_NE(table.str().find("2.00x"), std::string::npos);
+}
+
+TEST(Sizes, SameParserAsTheLibrary) {
+  // src/size_parse.h: every spelling of a unit, any case.
+  EXPECT_EQ(nbrbench::parse_size("256K"), 256u << 10);
+  EXPECT_EQ(nbrbench::parse_size("256KB"), 256u << 10);
+  EXPECT_EQ(nbrbench::parse_size("256kib"), 256u << 10);
+  EXPECT_EQ(nbrbench::parse_size("3mb"), 3u << 20);
+  EXPECT_THROW(nbrbench::parse_size("99999999999999999999"), std::invalid_argument);
+  EXPECT_THROW(nbrbench::parse_size("17179869184G"), std::invalid_argument);
+}
+
+TEST(Report, CsvQuotingAndMpiNames) {
+  EXPECT_EQ(csv_quote("a,b"), "\"a,b\"");
+  EXPECT_EQ(csv_quote("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(mpi_name_and_version("Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4, May 26, "
+                                 "2022\n"),
+            (std::pair<std::string, std::string>{"Open MPI", "4.1.4"}));
+  EXPECT_EQ(mpi_name_and_version("MPICH Version:\t4.0.2\nMPICH Release date:\tThu Apr  7 2022\n"),
+            (std::pair<std::string, std::string>{"MPICH", "4.0.2"}));
+  EXPECT_EQ(mpi_name_and_version("Intel(R) MPI Library 2021.5 for Linux* OS\n"),
+            (std::pair<std::string, std::string>{"Intel(R) MPI Library", "2021.5"}));
+  EXPECT_EQ(mpi_name_and_version(""), (std::pair<std::string, std::string>{"unknown", "unknown"}));
 }

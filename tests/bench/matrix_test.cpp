@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "matrix_gen.h"
@@ -62,10 +63,39 @@ TEST(MatrixMarket, RejectsBadInput) {
   fails("");
   fails("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n");
   fails("%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n");
-  fails("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n");      // too few entries
-  fails("%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1\n");      // out of range
-  fails("%%MatrixMarket matrix coordinate real symmetric\n2 3 1\n1 1 1\n");    // not square
-  fails("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1\n");        // missing value
+  fails("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n");    // too few entries
+  fails("%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1\n");    // out of range
+  fails("%%MatrixMarket matrix coordinate real symmetric\n2 3 1\n1 1 1\n");  // not square
+  fails("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1\n");      // missing value
+}
+
+TEST(MatrixMarket, MoreEntriesThanTheHeaderSaysIsAnError) {
+  // Trailing blank lines and comments are fine; a third entry is not.
+  std::istringstream ok("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 1\n\n  \n% end\n");
+  EXPECT_EQ(read_matrix_market(ok).nnz(), 2);
+  std::istringstream extra("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 1\n\n1 2 1\n");
+  try {
+    read_matrix_market(extra);
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "Matrix Market line 6: more entries than the 2 the size line announces");
+  }
+}
+
+TEST(MatrixMarket, FileErrorsNameTheFileAndLine) {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() / "nbrcoll_mtx_test_extra.mtx";
+  {
+    std::ofstream f(path);
+    f << "%%MatrixMarket matrix coordinate pattern general\n% comment\n2 2 1\n1 1\n2 2\n";
+  }
+  try {
+    read_matrix_market_file(path.string());
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              path.string() + ": Matrix Market line 5: more entries than the 1 the size line announces");
+  }
+  std::filesystem::remove(path);
 }
 
 TEST(Generators, CubeConnectedCyclesMatchesSuiteSparseSize) {
@@ -73,7 +103,8 @@ TEST(Generators, CubeConnectedCyclesMatchesSuiteSparseSize) {
   EXPECT_EQ(m.rows, 384);
   EXPECT_EQ(m.nnz(), 1152);
   EXPECT_TRUE(symmetric(m));
-  for (std::int64_t r = 0; r < m.rows; ++r) EXPECT_EQ(m.row_ptr[static_cast<std::size_t>(r) + 1] - m.row_ptr[static_cast<std::size_t>(r)], 3);
+  for (std::int64_t r = 0; r < m.rows; ++r)
+    EXPECT_EQ(m.row_ptr[static_cast<std::size_t>(r) + 1] - m.row_ptr[static_cast<std::size_t>(r)], 3);
 }
 
 TEST(Generators, DeBruijnMatchesSuiteSparseSize) {
@@ -89,7 +120,7 @@ TEST(Generators, DelaunayLikeIsAPlanarTriangulation) {
   // A 32x32 grid triangulation: 2*32*31 grid edges + 31*31 diagonals.
   EXPECT_EQ(m.nnz(), 2 * (2 * 32 * 31 + 31 * 31));
   EXPECT_TRUE(symmetric(m));
-  EXPECT_LE(m.nnz() / 2, 3 * m.rows - 6);  // planar
+  EXPECT_LE(m.nnz() / 2, 3 * m.rows - 6);        // planar
   EXPECT_EQ(delaunay_like(1000, 3).rows, 1000);  // partial last row
   EXPECT_TRUE(symmetric(delaunay_like(1000, 3)));
 }

@@ -8,6 +8,7 @@
 
 #include "json.h"
 #include "models.h"
+#include "nbrcoll/nbrcoll.h"
 #include "node_topology.h"
 
 namespace {
@@ -18,7 +19,7 @@ void usage(std::FILE* f) {
   std::string models;
   for (const std::string& m : nbrcoll::topo::model_names()) models += (models.empty() ? "" : ", ") + m;
   std::fprintf(f,
-               "Usage: nbrcoll-topo [--topo SPEC] [--json] [--help]\n"
+               "Usage: nbrcoll-topo [--topo SPEC] [--json] [--help] [--version]\n"
                "Prints the node topology nbrcoll uses: xGMI/NVLink link counts (T_l), hops (T_h),\n"
                "packages and NUMA nodes of the devices.\n\n"
                "  --topo SPEC  where the topology comes from (default: $NBRCOLL_TOPO, else auto):\n"
@@ -27,6 +28,7 @@ void usage(std::FILE* f) {
                "               files: nbrcoll text format or NCCL/RCCL topology XML\n"
                "  --json       one JSON object: devices, source, package, numa, links, hops\n"
                "  --help       this text\n"
+               "  --version    nbrcoll's version\n"
                "Exit status: 0 ok, 1 the topology could not be loaded, 2 bad usage.\n",
                models.c_str());
 }
@@ -86,6 +88,9 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--help" || a == "-h") {
       usage(stdout);
+      return 0;
+    } else if (a == "--version") {
+      std::printf("nbrcoll-topo (nbrcoll) %s\n", NBRCOLL_VERSION_STRING);
       return 0;
     } else if (a == "--json") {
       json = true;

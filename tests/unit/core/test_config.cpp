@@ -124,3 +124,70 @@ TEST(Config, OverrideWinsOverEnvironment) {
 
 }  // namespace
 }  // namespace nbrcoll
+
+namespace nbrcoll {
+namespace {
+
+TEST(Config, KeywordsAreCaseInsensitive) {
+  std::vector<std::string> warnings;
+  const Config c = parse({{"NBRCOLL_ALGO", "LEADER"},
+                          {"NBRCOLL_DEBUG", "Info"},
+                          {"NBRCOLL_DISABLE", "TRUE"},
+                          {"NBRCOLL_DEVICE_IPC", "No"},
+                          {"NBRCOLL_GPU_AWARE", "AUTO"}},
+                         warnings);
+  EXPECT_TRUE(warnings.empty());
+  EXPECT_EQ(c.algo, Algo::kLeader);
+  EXPECT_EQ(c.debug, LogLevel::kInfo);
+  EXPECT_TRUE(c.disable);
+  EXPECT_FALSE(c.device_ipc);
+  EXPECT_FALSE(c.gpu_aware.has_value());
+}
+
+TEST(Config, SizesTakeEverySpellingOfAUnit) {
+  for (const char* v : {"256K", "256k", "256KB", "256kb", "256KiB", "256kib", "262144", "262144B"}) {
+    std::vector<std::string> warnings;
+    EXPECT_EQ(parse({{"NBRCOLL_THRESHOLD", v}}, warnings).threshold, 256u * 1024u) << v;
+    EXPECT_TRUE(warnings.empty()) << v;
+  }
+  std::vector<std::string> warnings;
+  EXPECT_EQ(parse({{"NBRCOLL_THRESHOLD", "2MiB"}}, warnings).threshold, 2u << 20);
+  for (const char* v : {"256Q", "256KK", "K", " 256K", "256K ", "1.5M", "256iB"}) {
+    warnings.clear();
+    EXPECT_EQ(parse({{"NBRCOLL_THRESHOLD", v}}, warnings).threshold, 256u * 1024u) << v;
+    EXPECT_EQ(warnings.size(), 1u) << v;
+  }
+}
+
+TEST(Config, EveryVariableReadIsListed) {
+  std::vector<std::string> asked;
+  std::vector<std::string> warnings;
+  parse_config(
+      [&asked](const char* name) -> std::optional<std::string> {
+        asked.emplace_back(name);
+        return std::nullopt;
+      },
+      warnings);
+  ASSERT_FALSE(asked.empty());
+  for (const std::string& name : asked) {
+    bool listed = false;
+    for (const EnvVarInfo& v : env_vars()) listed = listed || name == v.name;
+    EXPECT_TRUE(listed) << name << " is read but not in env_vars()";
+  }
+  // And every listed variable is known (no warning for it).
+  std::vector<std::string> names;
+  for (const EnvVarInfo& v : env_vars()) names.emplace_back(v.name);
+  EXPECT_TRUE(unknown_env_warnings(names).empty());
+}
+
+TEST(Config, UnknownVariablesAreNamedWithTheClosestKnownOne) {
+  const auto w = unknown_env_warnings(
+      {"NBRCOLL_ALOG", "PATH", "NBRCOLL_ALGO", "NBRCOLL_TRESHOLD", "NBRCOLL_TEST_SEED", "NBRCOLL_RANK_PER_NODE"});
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_EQ(w[0], "unknown variable NBRCOLL_ALOG (did you mean NBRCOLL_ALGO?)");
+  EXPECT_EQ(w[1], "unknown variable NBRCOLL_TRESHOLD (did you mean NBRCOLL_THRESHOLD?)");
+  EXPECT_EQ(w[2], "unknown variable NBRCOLL_RANK_PER_NODE (did you mean NBRCOLL_RANKS_PER_NODE?)");
+}
+
+}  // namespace
+}  // namespace nbrcoll

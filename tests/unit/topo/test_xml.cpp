@@ -92,6 +92,55 @@ TEST(RcclXml, DevicesOrderedByDevAndNvlinkSwitch) {
   EXPECT_EQ(r.topology.numa, (std::vector<int>{-1, -1}));
 }
 
+TEST(XmlLite, NumericCharacterReferences) {
+  XmlElement root;
+  ASSERT_EQ(parse_xml("<a d=\"x&#49;&#x32;&#X33;y\" u=\"&#xe9;&#8364;\" bad=\"&#;&#x;&#12z;&#0;\"/>", root), "");
+  EXPECT_EQ(*root.attribute("d"), "x123y");
+  EXPECT_EQ(*root.attribute("u"), "\xC3\xA9\xE2\x82\xAC");  // U+00E9, U+20AC in UTF-8
+  EXPECT_EQ(*root.attribute("bad"), "&#;&#x;&#12z;&#0;");   // not references: kept as written
+}
+
+TEST(Pci, ClassCodes) {
+  EXPECT_EQ(parse_pci_class("0x068000"), 0x068000u);
+  EXPECT_EQ(parse_pci_class("0X06800a"), 0x06800au);
+  EXPECT_EQ(parse_pci_class("068000"), std::nullopt);
+  EXPECT_EQ(parse_pci_class("0x0680001"), std::nullopt);
+  EXPECT_EQ(parse_pci_class("0x"), std::nullopt);
+}
+
+TEST(RcclXml, SummitPower9NvlinkBridgeIsACpuNotAnNvswitch) {
+  // A Summit node as NCCL dumps it: two POWER9 sockets with three V100 each;
+  // every GPU has 2 NVLinks to each GPU of its socket and 2 to its CPU
+  // through the NVLink bridge, class 0x068001 (a CPU for NCCL). Were the
+  // bridge an NVSwitch, all six GPUs would look linked.
+  std::string doc = "<system version=\"1\">";
+  for (int socket = 0; socket < 2; ++socket) {
+    doc += "<cpu numaid=\"" + std::to_string(socket) + "\" arch=\"ppc64\">";
+    for (int k = 0; k < 3; ++k) {
+      const int dev = 3 * socket + k;
+      doc += "<pci busid=\"000" + std::to_string(4 + dev) + ":04:00.0\" class=\"0x030200\"><gpu dev=\"" +
+             std::to_string(dev) + "\" sm=\"70\">";
+      for (int peer = 3 * socket; peer < 3 * socket + 3; ++peer)
+        if (peer != dev)
+          doc += "<nvlink target=\"000" + std::to_string(4 + peer) + ":04:00.0\" count=\"2\" tclass=\"0x030200\"/>";
+      doc += "<nvlink target=\"0007:00:01.0\" count=\"2\" tclass=\"0x068001\"/></gpu></pci>";
+    }
+    doc += "</cpu>";
+  }
+  doc += "</system>";
+  const LoadResult r = parse_rccl_xml(doc, "summit.xml");
+  ASSERT_EQ(r.error, "");
+  const std::vector<int> island = {0, 2, 2, 2, 0, 2, 2, 2, 0};
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 6; ++j) {
+      const bool same = i / 3 == j / 3;
+      EXPECT_EQ(r.topology.links[static_cast<std::size_t>(i * 6 + j)],
+                same ? island[static_cast<std::size_t>((i % 3) * 3 + j % 3)] : 0)
+          << i << "," << j;
+    }
+  EXPECT_EQ(r.topology.numa, (std::vector<int>{0, 0, 0, 1, 1, 1}));
+}
+
 TEST(RcclXml, GpusWithoutLinksAreFlat) {
   const LoadResult r = parse_rccl_xml(
       "<system><cpu numaid=\"1\"><pci busid=\"01:00.0\"><gpu dev=\"0\"/></pci>"

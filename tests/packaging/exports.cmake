@@ -1,0 +1,21 @@
+# cmake -DLIB=libnbrcoll.so -P exports.cmake
+# libnbrcoll.so exports exactly the four MPI entry points and nbrcoll_version.
+execute_process(COMMAND nm -D --defined-only ${LIB} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "nm -D ${LIB} failed (rc=${rc}): ${err}")
+endif()
+string(REGEX MATCHALL "[0-9a-f]+ [TtWwDdBbRrVi] [^\n]+" rows "${out}")
+set(names "")
+foreach(row ${rows})
+  string(REGEX REPLACE "^[0-9a-f]+ . " "" name "${row}")
+  string(REGEX REPLACE "@.*" "" name "${name}")
+  list(APPEND names "${name}")
+endforeach()
+list(SORT names)
+set(expected MPI_Dist_graph_create MPI_Dist_graph_create_adjacent MPI_Neighbor_allgather MPI_Neighbor_allgatherv
+             nbrcoll_version)
+list(SORT expected)
+if(NOT names STREQUAL expected)
+  message(FATAL_ERROR "${LIB} exports '${names}', expected '${expected}'")
+endif()
+message(STATUS "ok: exports ${names}")
