@@ -17,6 +17,40 @@ const char* block_data(const CallLayout& layout, int slot) {
   return slot < 0 ? layout.send_data() : layout.slot_data(slot);
 }
 
+// `count` elements of `type` at `buf`, as MPI_Pack / MPI_Unpack take them.
+// MPI_BOTTOM (a null buffer with absolute addresses in the type) is valid
+// there, but MPICH 4.0 rejects a null buffer: it is then addressed through a
+// view whose base is the type's true lower bound, the same bytes.
+class PackView {
+ public:
+  PackView(const void* buf, int count, MPI_Datatype type) : base_(const_cast<void*>(buf)), count_(count), type_(type) {
+    if (buf != nullptr || count == 0) return;
+    MPI_Aint lb = 0;
+    MPI_Aint extent = 0;
+    PMPI_Type_get_true_extent(type, &lb, &extent);
+    const MPI_Aint shift = -lb;
+    PMPI_Type_create_struct(1, &count, &shift, &type, &view_);
+    PMPI_Type_commit(&view_);
+    base_ = offset_address(nullptr, lb);
+    count_ = 1;
+    type_ = view_;
+  }
+  PackView(const PackView&) = delete;
+  PackView& operator=(const PackView&) = delete;
+  ~PackView() {
+    if (view_ != MPI_DATATYPE_NULL) PMPI_Type_free(&view_);
+  }
+  [[nodiscard]] void* base() const { return base_; }
+  [[nodiscard]] int count() const { return count_; }
+  [[nodiscard]] MPI_Datatype type() const { return type_; }
+
+ private:
+  void* base_;
+  int count_;
+  MPI_Datatype type_;
+  MPI_Datatype view_ = MPI_DATATYPE_NULL;
+};
+
 }  // namespace
 
 int CallLayout::measure(const CallArgs& args, const std::vector<int>& in_list) {
@@ -53,8 +87,9 @@ int CallLayout::prepare(const CallArgs& args, const std::vector<int>& in_list) {
   } else {
     send_stage_.resize(send_bytes_);
     int position = 0;
-    const int rc = PMPI_Pack(args.sendbuf, args.sendcount, args.sendtype, send_stage_.data(),
-                             static_cast<int>(send_bytes_), &position, MPI_COMM_SELF);
+    const PackView in(args.sendbuf, args.sendcount, args.sendtype);
+    const int rc = PMPI_Pack(in.base(), in.count(), in.type(), send_stage_.data(), static_cast<int>(send_bytes_),
+                             &position, MPI_COMM_SELF);
     if (rc != MPI_SUCCESS) return fail(rc);
     if (static_cast<std::uint64_t>(position) != send_bytes_) return fail(MPI_ERR_INTERN);
     send_data_ = send_stage_.data();
@@ -97,9 +132,10 @@ int CallLayout::finish(const CallArgs& args, const algos::Plan& call_plan, Devic
   for (std::size_t i = 0; i < slot_data_.size(); ++i) {
     if (slot_data_[i] == nullptr || slot_bytes_[i] == 0) continue;
     int position = 0;
-    char* target = offset_address(args.recvbuf, args.displs[i] * recv_type_.extent);
-    const int rc = PMPI_Unpack(slot_data_[i], static_cast<int>(slot_bytes_[i]), &position, target, args.recvcounts[i],
-                               args.recvtype, MPI_COMM_SELF);
+    const PackView out(offset_address(args.recvbuf, args.displs[i] * recv_type_.extent), args.recvcounts[i],
+                       args.recvtype);
+    const int rc = PMPI_Unpack(slot_data_[i], static_cast<int>(slot_bytes_[i]), &position, out.base(), out.count(),
+                               out.type(), MPI_COMM_SELF);
     if (rc != MPI_SUCCESS) return rc;
   }
   return MPI_SUCCESS;
