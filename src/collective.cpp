@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <new>
 
 #include "comm_state.h"
@@ -248,7 +249,9 @@ void trace_call(const CommState& state, bool variable, Algo algo, const CallScra
       "MPI_Neighbor_allgather%s #%llu: own block %llu B; %zu of %zu blocks by leader, the rest by linear (%s)",
       variable ? "v" : "", static_cast<unsigned long long>(state.calls),
       static_cast<unsigned long long>(s.layout.send_bytes()), leader, s.choice.size(),
-      algo == Algo::kAuto ? "auto: leader for blocks >= NBRCOLL_THRESHOLD" : "NBRCOLL_ALGO");
+      algo != Algo::kAuto      ? "NBRCOLL_ALGO"
+      : state.info->nodes == 1 ? "auto, one node: linear"
+                               : "auto: leader for blocks >= NBRCOLL_THRESHOLD");
 }
 
 }  // namespace
@@ -271,11 +274,16 @@ int neighbor_allgather(const UserCall& c, bool variable) {
   if (rc == MPI_SUCCESS) {
     // Each origin's block by linear or leader, decided from B(origin) alone:
     // every rank that touches that block decides the same without asking.
+    // On a single node host buffers gain nothing from leaders (no network
+    // bytes to save, only extra copies: bench/RESULTS.md), so auto keeps
+    // them linear there; `nodes` is one number on every rank.
+    const bool device = device_process();
+    const std::uint64_t threshold =
+        info.nodes == 1 && !device ? std::numeric_limits<std::uint64_t>::max() : config().threshold;
     choose_variants(info.plan, s.layout, algo == Algo::kAuto,
-                    algo == Algo::kLinear ? algos::Variant::kLinear : algos::Variant::kLeader, config().threshold,
-                    s.choice);
+                    algo == Algo::kLinear ? algos::Variant::kLinear : algos::Variant::kLeader, threshold, s.choice);
     if (log_enabled(LogLevel::kTrace)) trace_call(*state, variable, algo, s);
-    if (device_process()) {
+    if (device) {
       rc = device_process_call(c, info, s, comm);
       if (rc == -1) return to_pmpi(c, variable);
     } else {

@@ -95,7 +95,7 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
     if (auto n = parse_size(*v))
       c.threshold = *n;
     else
-      bad(warnings, "NBRCOLL_THRESHOLD", *v, "expected bytes, e.g. 262144 or 256K; using 256K");
+      bad(warnings, "NBRCOLL_THRESHOLD", *v, "expected bytes, e.g. 32768 or 32K; using 32K");
   }
   if (auto v = env("NBRCOLL_TOPO")) {
     if (!v->empty())
@@ -160,7 +160,7 @@ const std::vector<EnvVarInfo>& env_vars() {
       {"NBRCOLL_ALGO", "auto|leader|linear|native", "auto",
        "native = the MPI's own; linear = one message per edge; leader = topology-aware plan; auto = per source "
        "block, linear below the threshold, leader from it"},
-      {"NBRCOLL_THRESHOLD", "bytes (262144, 256K, 256KB, 256KiB, 1M)", "256K",
+      {"NBRCOLL_THRESHOLD", "bytes (32768, 32K, 32KB, 32KiB, 1M)", "32K",
        "auto's switch point, per source block B(s)"},
       {"NBRCOLL_TOPO", "auto|flat|flat:N|rocm-smi|hwloc|a model|a file", "auto",
        "the node topology (ROCm SMI, else hwloc, else flat)"},

@@ -14,7 +14,7 @@ enum class LogLevel { kNone, kWarn, kInfo, kTrace };
 
 struct Config {
   Algo algo = Algo::kAuto;
-  std::size_t threshold = 256 * 1024;  // bytes per block: auto moves smaller blocks by linear
+  std::size_t threshold = 32 * 1024;  // bytes per block: auto moves smaller blocks by linear
   std::string topo = "auto";           // auto | flat | model name | file path
   int ranks_per_node = 0;              // 0: nodes from MPI_COMM_TYPE_SHARED
   double watchdog = 0;                 // seconds: report calls that run longer (0: off)

@@ -3,7 +3,9 @@
 // does not take goes to the PMPI_ call untouched.
 #include <mpi.h>
 
+#include <atomic>
 #include <memory>
+#include <string>
 
 #include "collective.h"
 #include "comm_state.h"
@@ -11,8 +13,29 @@
 #include "graph_setup.h"
 #include "log.h"
 #include "plan_summary.h"
+#include "version.h"
 
 namespace {
+
+// NBRCOLL_DEBUG=info: one line on world rank 0 at the first graph: what
+// this library is and how it is set.
+void banner_once(int world_rank) {
+  using namespace nbrcoll;
+  static std::atomic<bool> shown{false};
+  if (world_rank != 0 || shown.exchange(true)) return;
+  char mpi[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+  int length = 0;
+  PMPI_Get_library_version(mpi, &length);
+  std::string first_line(mpi);
+  first_line = first_line.substr(0, first_line.find_first_of("\n,"));
+  const Config& c = config();
+  log(LogLevel::kInfo,
+      "nbrcoll %s (built for %s) on %s; NBRCOLL_ALGO=%s NBRCOLL_THRESHOLD=%zu NBRCOLL_TOPO=%s "
+      "NBRCOLL_RANKS_PER_NODE=%d NBRCOLL_WATCHDOG=%g",
+      build_info().version, build_info().mpi, first_line.c_str(), algo_name(effective_algo()), c.threshold,
+      c.topo.c_str(), c.ranks_per_node, c.watchdog);
+}
+
 
 // Build and attach our state to a graph communicator PMPI just made. All ranks
 // agree on the outcome, so either every rank has state or none has (a mix
@@ -40,7 +63,10 @@ void setup(MPI_Comm graph) {
     log(LogLevel::kWarn, "cannot create nbrcoll's private communicator; the MPI's own neighbor collectives are used");
     return;
   }
-  if (log_enabled(LogLevel::kInfo)) log(LogLevel::kInfo, "%s", summarize_plans(*info).c_str());
+  if (log_enabled(LogLevel::kInfo)) {
+    banner_once(info->process_of[static_cast<std::size_t>(info->rank)]);
+    log(LogLevel::kInfo, "%s", summarize_plans(*info).c_str());
+  }
   if (attach_state(graph, info, own) != MPI_SUCCESS) PMPI_Comm_free(&own);
 }
 

@@ -67,6 +67,9 @@ const nbrcoll_device_backend* device_backend() {
     l.settled = true;
   } else if (!wanted.empty()) {
     found = open_plugin(wanted);
+    // Asked for by name: not finding it is worth a warning, not an info line.
+    if (found == nullptr)
+      log(LogLevel::kWarn, "NBRCOLL_DEVICE_BACKEND=%s cannot be used: device buffers go to the MPI", wanted.c_str());
     l.settled = true;
   } else {
     switch (loaded_runtime()) {

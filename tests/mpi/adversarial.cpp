@@ -366,7 +366,7 @@ void mismatched(int bytes, int posted) {
   const char* threshold = std::getenv("NBRCOLL_THRESHOLD");
   const bool linear =
       algo != nullptr && (std::strcmp(algo, "linear") == 0 || std::strcmp(algo, "native") == 0 ||
-                          (std::strcmp(algo, "auto") == 0 && threshold == nullptr && bytes < 256 * 1024));
+                          (std::strcmp(algo, "auto") == 0 && threshold == nullptr && bytes < 32 * 1024));
   compare("mismatch-" + std::to_string(bytes) + "-posted-" + std::to_string(posted),
           in.size() * static_cast<std::size_t>(recvcount),
           [&](bool pmpi, unsigned char* r) {

@@ -23,7 +23,7 @@ TEST(Config, DefaultsWithEmptyEnvironment) {
   const Config c = parse({}, warnings);
   EXPECT_TRUE(warnings.empty());
   EXPECT_EQ(c.algo, Algo::kAuto);
-  EXPECT_EQ(c.threshold, 256u * 1024u);
+  EXPECT_EQ(c.threshold, 32u * 1024u);
   EXPECT_EQ(c.topo, "auto");
   EXPECT_EQ(c.ranks_per_node, 0);
   EXPECT_EQ(c.watchdog, 0.0);
@@ -99,7 +99,7 @@ TEST(Config, BadValuesWarnOnceEachAndKeepDefaults) {
   EXPECT_EQ(warnings.size(), 8u);
   for (const auto& w : warnings) EXPECT_NE(w.find("ignoring NBRCOLL_"), std::string::npos) << w;
   EXPECT_EQ(c.algo, Algo::kAuto);
-  EXPECT_EQ(c.threshold, 256u * 1024u);
+  EXPECT_EQ(c.threshold, 32u * 1024u);
   EXPECT_EQ(c.topo, "auto");
   EXPECT_EQ(c.ranks_per_node, 0);
   EXPECT_EQ(c.watchdog, 0.0);
@@ -112,7 +112,7 @@ TEST(Config, OverflowingSizeIsRejected) {
   std::vector<std::string> warnings;
   const Config c = parse({{"NBRCOLL_THRESHOLD", "99999999999999999999G"}}, warnings);
   EXPECT_EQ(warnings.size(), 1u);
-  EXPECT_EQ(c.threshold, 256u * 1024u);
+  EXPECT_EQ(c.threshold, 32u * 1024u);
 }
 
 TEST(Config, OverrideWinsOverEnvironment) {
@@ -154,7 +154,7 @@ TEST(Config, SizesTakeEverySpellingOfAUnit) {
   EXPECT_EQ(parse({{"NBRCOLL_THRESHOLD", "2MiB"}}, warnings).threshold, 2u << 20);
   for (const char* v : {"256Q", "256KK", "K", " 256K", "256K ", "1.5M", "256iB"}) {
     warnings.clear();
-    EXPECT_EQ(parse({{"NBRCOLL_THRESHOLD", v}}, warnings).threshold, 256u * 1024u) << v;
+    EXPECT_EQ(parse({{"NBRCOLL_THRESHOLD", v}}, warnings).threshold, 32u * 1024u) << v;
     EXPECT_EQ(warnings.size(), 1u) << v;
   }
 }
