@@ -105,7 +105,11 @@ struct Expect {
 void compare(const std::string& name, std::size_t recv_bytes, const Call& call, const Expect& e = {}) {
   if (g_only != nullptr && name.rfind(g_only, 0) != 0) return;  // a prefix of the case name
   const std::string at = name + " (rank " + std::to_string(g_rank) + ")";
+  // Both areas live until every rank has passed the barrier below: after a
+  // truncation Open MPI 4.1 still delivers the rest of a rendezvous message
+  // into the receive buffer once its own collective has returned.
   Result ours(recv_bytes);
+  Result mpi(recv_bytes);
   ours.cls = error_class(call(false, ours.recv.data()));
   check(ours.recv.guards_intact(recv_bytes), at + ": bytes written outside the receive area");
   if (!e.erroneous) check(ours.cls == MPI_SUCCESS, at + ": error class " + std::to_string(ours.cls));
@@ -114,7 +118,6 @@ void compare(const std::string& name, std::size_t recv_bytes, const Call& call, 
     check(same && e.bytes->size() == recv_bytes, at + ": received bytes differ from the closed form");
   }
   if (e.run_mpi) {
-    Result mpi(recv_bytes);
     mpi.cls = error_class(call(true, mpi.recv.data()));
     // An erroneous call may report MPI_ERR_TRUNCATE where the MPI reports
     // another class (Open MPI 4.1: MPI_ERR_OTHER or MPI_ERR_IN_STATUS) or
