@@ -70,22 +70,21 @@ MixedPlan mix_plans(const Plan& linear, const Plan& leader, const std::vector<in
 Plan select(const MixedPlan& mixed, const std::vector<Variant>& choice) {
   Plan out;
   out.rank = mixed.plan.rank;
-  const auto chosen = [&](Variant v, int origin) { return choice.at(static_cast<std::size_t>(origin)) == v; };
   std::vector<int> new_index(mixed.plan.recvs.size(), -1);
   for (std::size_t i = 0; i < mixed.plan.recvs.size(); ++i) {
-    if (!chosen(mixed.recv_variant[i], mixed.recv_origin[i])) continue;
+    if (!chosen(mixed.recv_variant[i], mixed.recv_origin[i], choice)) continue;
     new_index[i] = static_cast<int>(out.recvs.size());
     out.recvs.push_back(mixed.plan.recvs[i]);
   }
   for (std::size_t i = 0; i < mixed.plan.sends.size(); ++i) {
-    if (!chosen(mixed.send_variant[i], mixed.send_origin[i])) continue;
+    if (!chosen(mixed.send_variant[i], mixed.send_origin[i], choice)) continue;
     Send s = mixed.plan.sends[i];
     // A forward belongs to the same origin and variant as the receive it waits for.
     if (s.after_recv >= 0) s.after_recv = new_index[static_cast<std::size_t>(s.after_recv)];
     out.sends.push_back(s);
   }
   for (std::size_t i = 0; i < mixed.plan.copies.size(); ++i) {
-    if (chosen(mixed.copy_variant[i], mixed.copy_origin[i])) out.copies.push_back(mixed.plan.copies[i]);
+    if (chosen(mixed.copy_variant[i], mixed.copy_origin[i], choice)) out.copies.push_back(mixed.plan.copies[i]);
   }
   return out;
 }

@@ -36,6 +36,12 @@ struct MixedPlan {
 // `in` is the rank's in-list (kNoRank allowed); both plans are of the same rank.
 MixedPlan mix_plans(const Plan& linear, const Plan& leader, const std::vector<int>& in);
 
+// Whether a fragment of variant `v` and origin index `origin` belongs to the
+// call that chose `choice` (one variant per origin).
+inline bool chosen(Variant v, int origin, const std::vector<Variant>& choice) {
+  return choice[static_cast<std::size_t>(origin)] == v;
+}
+
 // The plan of one call: per origin (index into mixed.origins) the variant
 // that carries its block. after_recv indices refer to the returned plan.
 Plan select(const MixedPlan& mixed, const std::vector<Variant>& choice);

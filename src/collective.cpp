@@ -170,17 +170,16 @@ int ipc_ack_tag() {
 // (whose forwards may then carry wrong bytes) is an error on every rank.
 int run_on_device(const GraphInfo& info, CallScratch& s, MPI_Comm comm, bool ipc) {
   int rc = MPI_SUCCESS;
-  const algos::Plan plan = call_plan(info.plan, s.choice);
   const nbrcoll_device_backend* backend = device_backend();
   if (backend == nullptr) {
     rc = run_plan(info.plan, s.choice, s.layout, comm);
-    if (rc == MPI_SUCCESS) rc = s.layout.finish(s.args, plan);
+    if (rc == MPI_SUCCESS) rc = s.layout.finish(s.args, info.plan.mixed, s.choice);
   } else {
     log_device_once(*backend, s.args);
     DeviceCall device(*backend);
     const DeviceRouting routing{&device, &info.process_of, ipc_ack_tag(), ipc, mpi_is_gpu_aware(*backend)};
     rc = run_plan(info.plan, s.choice, s.layout, comm, &routing);
-    if (rc == MPI_SUCCESS) rc = s.layout.finish(s.args, plan, &device);
+    if (rc == MPI_SUCCESS) rc = s.layout.finish(s.args, info.plan.mixed, s.choice, &device);
   }
   int failed = rc != MPI_SUCCESS ? 1 : 0;
   const int agreed = PMPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm);
@@ -220,7 +219,7 @@ int device_process_call(const UserCall& c, const GraphInfo& info, CallScratch& s
   }
   if (vote[1] != 0) return run_on_device(info, s, comm, config().device_ipc && vote[3] == 0);
   const int run = run_plan(info.plan, s.choice, s.layout, comm);
-  return run == MPI_SUCCESS ? s.layout.finish(s.args, call_plan(info.plan, s.choice)) : run;
+  return run == MPI_SUCCESS ? s.layout.finish(s.args, info.plan.mixed, s.choice) : run;
 }
 
 // ---- calls in a host-only process: no agreement at all ---------------------
@@ -238,7 +237,7 @@ int host_call(const GraphInfo& info, CallScratch& s, MPI_Comm comm) {
   }
   if (prepared != MPI_SUCCESS) log(LogLevel::kWarn, "cannot prepare this rank's buffers (MPI error %d)", prepared);
   int rc = run_plan(info.plan, s.choice, s.layout, comm);
-  if (rc == MPI_SUCCESS) rc = s.layout.finish(s.args, call_plan(info.plan, s.choice));
+  if (rc == MPI_SUCCESS) rc = s.layout.finish(s.args, info.plan.mixed, s.choice);
   return prepared != MPI_SUCCESS ? prepared : rc;
 }
 

@@ -117,9 +117,12 @@ int CallLayout::prepare(const CallArgs& args, const std::vector<int>& in_list) {
   return MPI_SUCCESS;
 }
 
-int CallLayout::finish(const CallArgs& args, const algos::Plan& call_plan, DeviceCall* device) {
+int CallLayout::finish(const CallArgs& args, const algos::MixedPlan& mixed, const std::vector<algos::Variant>& choice,
+                       DeviceCall* device) {
   if (hollow_) return MPI_SUCCESS;
-  for (const algos::LocalCopy& c : call_plan.copies) {
+  for (std::size_t i = 0; i < mixed.plan.copies.size(); ++i) {
+    if (!algos::chosen(mixed.copy_variant[i], mixed.copy_origin[i], choice)) continue;
+    const algos::LocalCopy& c = mixed.plan.copies[i];
     const std::uint64_t bytes = std::min(block_bytes(c.from_slot), slot_bytes(c.to_slot));
     if (bytes == 0) continue;
     if (device == nullptr) {
@@ -174,10 +177,6 @@ void choose_variants(const RunnablePlan& plan, const CallLayout& layout, bool au
                 : layout.block_bytes(home[i]) >= threshold ? algos::Variant::kLeader
                                                            : algos::Variant::kLinear;
   }
-}
-
-algos::Plan call_plan(const RunnablePlan& plan, const std::vector<algos::Variant>& choice) {
-  return algos::select(plan.mixed, choice);
 }
 
 namespace {
@@ -244,12 +243,10 @@ class PlanRun {
 
  private:
   [[nodiscard]] bool recv_active(std::size_t r) const {
-    const algos::MixedPlan& m = runnable_.mixed;
-    return m.recv_variant[r] == choice_[static_cast<std::size_t>(m.recv_origin[r])];
+    return algos::chosen(runnable_.mixed.recv_variant[r], runnable_.mixed.recv_origin[r], choice_);
   }
   [[nodiscard]] bool send_active(std::size_t s) const {
-    const algos::MixedPlan& m = runnable_.mixed;
-    return m.send_variant[s] == choice_[static_cast<std::size_t>(m.send_origin[s])];
+    return algos::chosen(runnable_.mixed.send_variant[s], runnable_.mixed.send_origin[s], choice_);
   }
   [[nodiscard]] Route recv_route(std::size_t r) const {
     return routing_ != nullptr ? routing_->route(runnable_.recv_on_node[r]) : Route::kMpi;

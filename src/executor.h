@@ -55,9 +55,11 @@ class CallLayout {
   // message per fragment (so its peers complete), moving no bytes.
   void make_hollow();
   [[nodiscard]] bool hollow() const { return hollow_; }
-  // After all fragments arrived: the call's local copies (on the device for
-  // device buffers), then unpack staged blocks into the user's buffer.
-  int finish(const CallArgs& args, const algos::Plan& call_plan, DeviceCall* device = nullptr);
+  // After all fragments arrived: the local copies of the chosen variants (on
+  // the device for device buffers), then unpack staged blocks into the
+  // user's buffer.
+  int finish(const CallArgs& args, const algos::MixedPlan& mixed, const std::vector<algos::Variant>& choice,
+             DeviceCall* device = nullptr);
 
   [[nodiscard]] const char* send_data() const { return send_data_; }
   [[nodiscard]] std::uint64_t send_bytes() const { return send_bytes_; }
@@ -100,9 +102,6 @@ RunnablePlan make_runnable(algos::MixedPlan mixed, const std::vector<int>& node_
 // same number on every rank that touches that block in a correct program.
 void choose_variants(const RunnablePlan& plan, const CallLayout& layout, bool automatic, algos::Variant fixed,
                      std::uint64_t threshold, std::vector<algos::Variant>& choice);
-
-// The call's plan: the fragments of the chosen variants (for finish()).
-algos::Plan call_plan(const RunnablePlan& plan, const std::vector<algos::Variant>& choice);
 
 // How one fragment of a call with device buffers travels.
 enum class Route : std::uint8_t {
