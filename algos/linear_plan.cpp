@@ -1,7 +1,9 @@
 // The linear plan: one message per edge, what Open MPI and MPICH do. Self
 // edges become local copies (MPI would send to itself). The k-th occurrence of
 // a source in the in-list pairs with the k-th occurrence of this rank in that
-// source's out-list (MPI's rule); the occurrence number is the tag.
+// source's out-list (MPI's rule); the occurrence number is the tag. The
+// receive side is the same for allgather and alltoall; an alltoall send
+// carries the block of its own out-edge.
 #include <unordered_map>
 
 #include "link_class.h"
@@ -9,15 +11,31 @@
 
 namespace nbrcoll::algos {
 
-Plan build_linear_plan(const PlanInput& input) {
+namespace {
+
+Plan linear_plan(const PlanInput& input, bool alltoall) {
   Plan plan;
   plan.rank = input.rank;
+  // Alltoall self edges: the k-th self occurrence in the in-list takes the
+  // block of the k-th self occurrence in the out-list.
+  std::vector<int> self_out_edges;
+  for (int j = 0; j < static_cast<int>(input.out.size()); ++j) {
+    if (input.out[static_cast<std::size_t>(j)] == input.rank) self_out_edges.push_back(j);
+  }
+  std::size_t self_seen = 0;
   std::unordered_map<int, int> seen;
   for (int slot = 0; slot < static_cast<int>(input.in.size()); ++slot) {
     const int source = input.in[static_cast<std::size_t>(slot)];
     if (source == kNoRank) continue;
     if (source == input.rank) {
-      plan.copies.push_back({-1, slot});
+      LocalCopy c{-1, slot, -1};
+      if (alltoall) {
+        // A valid graph has as many self edges in both lists; a surplus in
+        // the in-list has no block and stays untouched, as with MPI.
+        if (self_seen == self_out_edges.size()) continue;
+        c.from_out_edge = self_out_edges[self_seen++];
+      }
+      plan.copies.push_back(c);
       continue;
     }
     Recv r;
@@ -29,16 +47,28 @@ Plan build_linear_plan(const PlanInput& input) {
     plan.recvs.push_back(r);
   }
   seen.clear();
-  for (const int dest : input.out) {
+  for (int j = 0; j < static_cast<int>(input.out.size()); ++j) {
+    const int dest = input.out[static_cast<std::size_t>(j)];
     if (dest == kNoRank || dest == input.rank) continue;
     Send s;
     s.peer = dest;
     s.origin = input.rank;
     s.tag = seen[dest]++;
+    s.out_edge = alltoall ? j : -1;
     s.link = classify_link(input.places, input.node, input.rank, dest);
     plan.sends.push_back(s);
   }
   return plan;
+}
+
+}  // namespace
+
+Plan build_linear_plan(const PlanInput& input) {
+  return linear_plan(input, false);
+}
+
+Plan build_linear_alltoall_plan(const PlanInput& input) {
+  return linear_plan(input, true);
 }
 
 }  // namespace nbrcoll::algos

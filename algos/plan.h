@@ -80,6 +80,9 @@ struct Send {
   int after_recv = -1;  // index into Plan::recvs, or -1: no dependency
   int tag = 0;
   LinkClass link = LinkClass::kNetwork;
+  // Alltoall plans: the index of the out-edge whose own send block this
+  // carries (every out-edge has a block of its own); -1 in allgather plans.
+  int out_edge = -1;
 };
 
 // Copy a whole block within this rank once it is complete: from the send
@@ -88,6 +91,7 @@ struct Send {
 struct LocalCopy {
   int from_slot = -1;
   int to_slot = 0;
+  int from_out_edge = -1;  // alltoall plans: the send block of this out-edge (a self edge)
 };
 
 struct Plan {
@@ -128,6 +132,8 @@ struct PlanInput {
 };
 
 Plan build_linear_plan(const PlanInput& input);
+// The same for neighbor alltoall: every out-edge carries a block of its own.
+Plan build_linear_alltoall_plan(const PlanInput& input);
 
 // The leader-based hierarchical plan (paper section V, generalised as written
 // down in algos/README.md): intra-node split + exchange (L_t), inter-node
