@@ -17,6 +17,15 @@ const char* block_data(const CallLayout& layout, int slot) {
   return slot < 0 ? layout.send_data() : layout.slot_data(slot);
 }
 
+// Where a send's bytes come from: its out-edge's block (alltoall), the own
+// block, or a receive slot (a forward).
+const char* send_source(const CallLayout& layout, const algos::Send& s) {
+  return s.out_edge >= 0 ? layout.send_data(s.out_edge) : block_data(layout, s.slot);
+}
+std::uint64_t send_source_bytes(const CallLayout& layout, const algos::Send& s) {
+  return s.out_edge >= 0 ? layout.send_bytes(s.out_edge) : layout.block_bytes(s.slot);
+}
+
 // `count` elements of `type` at `buf`, as MPI_Pack / MPI_Unpack take them.
 // MPI_BOTTOM (a null buffer with absolute addresses in the type) is valid
 // there, but MPICH 4.0 rejects a null buffer: it is then addressed through a
@@ -59,7 +68,13 @@ int CallLayout::measure(const CallArgs& args, const std::vector<int>& in_list) {
   if (rc != MPI_SUCCESS) return rc;
   rc = describe_type(args.recvtype, recv_type_);
   if (rc != MPI_SUCCESS) return rc;
-  send_bytes_ = static_cast<std::uint64_t>(args.sendcount) * send_type_.size;
+  if (args.alltoall) {
+    send_bytes_.resize(args.sendcounts.size());
+    for (std::size_t j = 0; j < send_bytes_.size(); ++j)
+      send_bytes_[j] = static_cast<std::uint64_t>(args.sendcounts[j]) * send_type_.size;
+  } else {
+    send_bytes_.assign(1, static_cast<std::uint64_t>(args.sendcount) * send_type_.size);
+  }
   const std::size_t slots = in_list.size();
   slot_bytes_.assign(slots, 0);
   for (std::size_t i = 0; i < slots; ++i)
@@ -69,8 +84,8 @@ int CallLayout::measure(const CallArgs& args, const std::vector<int>& in_list) {
 
 void CallLayout::make_hollow() {
   hollow_ = true;
-  send_data_ = nullptr;
-  send_bytes_ = 0;
+  send_data_.assign(send_bytes_.size(), nullptr);
+  std::fill(send_bytes_.begin(), send_bytes_.end(), 0);
   std::fill(slot_data_.begin(), slot_data_.end(), nullptr);
   slot_data_.resize(slot_bytes_.size(), nullptr);
   std::fill(slot_bytes_.begin(), slot_bytes_.end(), 0);
@@ -81,18 +96,32 @@ int CallLayout::prepare(const CallArgs& args, const std::vector<int>& in_list) {
     make_hollow();
     return rc;
   };
-  if (!send_type_.in_place && send_bytes_ > kMaxPacked) return fail(MPI_ERR_COUNT);
-  if (send_type_.in_place || send_bytes_ == 0) {
-    send_data_ = static_cast<const char*>(args.sendbuf);
-  } else {
-    send_stage_.resize(send_bytes_);
+  // Send blocks: in place where the type allows, else packed one after the other.
+  const std::size_t blocks = send_bytes_.size();
+  send_data_.assign(blocks, nullptr);
+  std::uint64_t packed = 0;
+  for (std::size_t j = 0; j < blocks; ++j) {
+    if (send_type_.in_place || send_bytes_[j] == 0) continue;
+    if (send_bytes_[j] > kMaxPacked) return fail(MPI_ERR_COUNT);
+    packed += send_bytes_[j];
+  }
+  send_stage_.resize(packed);
+  packed = 0;
+  for (std::size_t j = 0; j < blocks; ++j) {
+    const int count = args.alltoall ? args.sendcounts[j] : args.sendcount;
+    const char* start = offset_address(args.sendbuf, args.alltoall ? args.sdispls[j] * send_type_.extent : 0);
+    if (send_type_.in_place || send_bytes_[j] == 0) {
+      send_data_[j] = start;
+      continue;
+    }
     int position = 0;
-    const PackView in(args.sendbuf, args.sendcount, args.sendtype);
-    const int rc = PMPI_Pack(in.base(), in.count(), in.type(), send_stage_.data(), static_cast<int>(send_bytes_),
-                             &position, MPI_COMM_SELF);
+    const PackView in(start, count, args.sendtype);
+    const int rc = PMPI_Pack(in.base(), in.count(), in.type(), send_stage_.data() + packed,
+                             static_cast<int>(send_bytes_[j]), &position, MPI_COMM_SELF);
     if (rc != MPI_SUCCESS) return fail(rc);
-    if (static_cast<std::uint64_t>(position) != send_bytes_) return fail(MPI_ERR_INTERN);
-    send_data_ = send_stage_.data();
+    if (static_cast<std::uint64_t>(position) != send_bytes_[j]) return fail(MPI_ERR_INTERN);
+    send_data_[j] = send_stage_.data() + packed;
+    packed += send_bytes_[j];
   }
   const std::size_t slots = in_list.size();
   slot_data_.assign(slots, nullptr);
@@ -123,11 +152,14 @@ int CallLayout::finish(const CallArgs& args, const algos::MixedPlan& mixed, cons
   for (std::size_t i = 0; i < mixed.plan.copies.size(); ++i) {
     if (!algos::chosen(mixed.copy_variant[i], mixed.copy_origin[i], choice)) continue;
     const algos::LocalCopy& c = mixed.plan.copies[i];
-    const std::uint64_t bytes = std::min(block_bytes(c.from_slot), slot_bytes(c.to_slot));
+    const bool edge = c.from_out_edge >= 0;
+    const std::uint64_t from_bytes = edge ? send_bytes(c.from_out_edge) : block_bytes(c.from_slot);
+    const char* from = edge ? send_data(c.from_out_edge) : block_data(*this, c.from_slot);
+    const std::uint64_t bytes = std::min(from_bytes, slot_bytes(c.to_slot));
     if (bytes == 0) continue;
     if (device == nullptr) {
-      std::memmove(slot_data(c.to_slot), block_data(*this, c.from_slot), bytes);
-    } else if (device->copy_local(slot_data(c.to_slot), block_data(*this, c.from_slot), bytes) != 0) {
+      std::memmove(slot_data(c.to_slot), from, bytes);
+    } else if (device->copy_local(slot_data(c.to_slot), from, bytes) != 0) {
       return MPI_ERR_OTHER;
     }
   }
@@ -179,7 +211,7 @@ void choose_variants(const RunnablePlan& plan, const CallLayout& layout, bool au
   }
 }
 
-namespace {
+namespace run_detail {
 
 // One posted message: what it is, and for which fragment (or peer, for acks).
 enum class Op : std::uint8_t { kRecv, kSend, kAckRecv, kAckSend };
@@ -230,16 +262,19 @@ class ByteMessage {
 class PlanRun {
  public:
   PlanRun(const RunnablePlan& runnable, const std::vector<algos::Variant>& choice, const CallLayout& layout,
-          MPI_Comm comm, const DeviceRouting* routing)
+          MPI_Comm comm, int tag_offset, const DeviceRouting* routing)
       : plan_(runnable.mixed.plan),
         runnable_(runnable),
         choice_(choice),
         layout_(layout),
         comm_(comm),
+        tag_offset_(tag_offset),
         routing_(routing),
         device_(routing != nullptr ? routing->device : nullptr) {}
 
-  int run();
+  void start();
+  bool step(bool block);
+  [[nodiscard]] int error() const { return first_error_; }
 
  private:
   [[nodiscard]] bool recv_active(std::size_t r) const {
@@ -273,14 +308,18 @@ class PlanRun {
   void on_recv_complete(std::size_t r);
   void on_arrived(std::size_t r);
   void on_complete(const Pending& p, int error);
-  int wait_all();
-  int progress_loop();
+  bool complete_all(bool block);
+  bool progress_once(bool block);
+  [[nodiscard]] bool finished() const {
+    return started_ && settled_ == requests_.size() && (device_ == nullptr || !device_->copies_running());
+  }
 
   const algos::Plan& plan_;
   const RunnablePlan& runnable_;
   const std::vector<algos::Variant>& choice_;
   const CallLayout& layout_;
   MPI_Comm comm_;
+  int tag_offset_;  // this call's window of the private communicator's tags
   const DeviceRouting* routing_;
   DeviceCall* device_;
 
@@ -295,6 +334,9 @@ class PlanRun {
   std::vector<Pending> pending_;
   std::vector<MPI_Status> statuses_;
   std::vector<int> done_;
+  std::vector<int> copied_;
+  std::size_t settled_ = 0;  // requests completed (or freed after an error)
+  bool started_ = false;
   bool forwards_ = false;  // some active receive of this call is forwarded
   bool ipc_recvs_ = false;
   int first_error_ = MPI_SUCCESS;
@@ -321,7 +363,7 @@ int PlanRun::setup() {
   for (std::size_t i = 0; i < ns; ++i) {
     if (!send_active(i)) continue;
     const algos::Send& s = plan_.sends[i];
-    send_range_[i] = algos::share_bytes(s.share, layout_.block_bytes(s.slot));
+    send_range_[i] = algos::share_bytes(s.share, send_source_bytes(layout_, s));
     send_stage_[i] = staged;
     if (send_route(i) == Route::kMpiStaged) staged += send_range_[i].size();
     ++messages;
@@ -354,16 +396,16 @@ void PlanRun::post_recv(std::size_t r) {
     case Route::kMpi: {
       const ByteMessage m(range.size());
       char* data = layout_.hollow() ? nullptr : layout_.slot_data(recv.slot) + range.begin;
-      note(PMPI_Irecv(data, m.count(), m.type(), recv.peer, recv.tag, comm_, req));
+      note(PMPI_Irecv(data, m.count(), m.type(), recv.peer, recv.tag + tag_offset_, comm_, req));
       break;
     }
     case Route::kMpiStaged: {
       const ByteMessage m(range.size());
-      note(PMPI_Irecv(device_->staging() + recv_stage_[r], m.count(), m.type(), recv.peer, recv.tag, comm_, req));
+      note(PMPI_Irecv(device_->staging() + recv_stage_[r], m.count(), m.type(), recv.peer, recv.tag + tag_offset_, comm_, req));
       break;
     }
     case Route::kIpc:
-      note(PMPI_Irecv(&recv_desc_[r], sizeof(IpcDescriptor), MPI_BYTE, recv.peer, recv.tag, comm_, req));
+      note(PMPI_Irecv(&recv_desc_[r], sizeof(IpcDescriptor), MPI_BYTE, recv.peer, recv.tag + tag_offset_, comm_, req));
       break;
   }
 }
@@ -371,26 +413,26 @@ void PlanRun::post_recv(std::size_t r) {
 void PlanRun::post_send(std::size_t s) {
   const algos::Send& send = plan_.sends[s];
   const algos::ByteRange range = send_range_[s];
-  const char* data = layout_.hollow() ? nullptr : block_data(layout_, send.slot) + range.begin;
+  const char* data = layout_.hollow() ? nullptr : send_source(layout_, send) + range.begin;
   MPI_Request* req = next_request(Op::kSend, static_cast<int>(s));
   switch (send_route(s)) {
     case Route::kMpi: {
       const ByteMessage m(range.size());
-      note(PMPI_Isend(data, m.count(), m.type(), send.peer, send.tag, comm_, req));
+      note(PMPI_Isend(data, m.count(), m.type(), send.peer, send.tag + tag_offset_, comm_, req));
       break;
     }
     case Route::kMpiStaged: {
       char* stage = device_->staging() + send_stage_[s];
       if (range.size() > 0) note_device(device_->to_host(stage, data, range.size()), "copy to host");
       const ByteMessage m(range.size());
-      note(PMPI_Isend(stage, m.count(), m.type(), send.peer, send.tag, comm_, req));
+      note(PMPI_Isend(stage, m.count(), m.type(), send.peer, send.tag + tag_offset_, comm_, req));
       break;
     }
     case Route::kIpc: {
       IpcDescriptor& d = send_desc_[s];
       d = IpcDescriptor{};
       if (range.size() > 0) note_device(device_->describe(data, d), "IPC export");
-      note(PMPI_Isend(&d, sizeof(IpcDescriptor), MPI_BYTE, send.peer, send.tag, comm_, req));
+      note(PMPI_Isend(&d, sizeof(IpcDescriptor), MPI_BYTE, send.peer, send.tag + tag_offset_, comm_, req));
       break;
     }
   }
@@ -447,11 +489,15 @@ void release_failed(MPI_Request& req) {
   req = MPI_REQUEST_NULL;
 }
 
-// No forwarding and no copy kernel to poll: one Waitall, as MPI's own linear
-// algorithm does.
-int PlanRun::wait_all() {
+// No forwarding and no copy kernel to poll: one Waitall (Testall when the
+// caller must not block), as MPI's own linear algorithm does.
+bool PlanRun::complete_all(bool block) {
   statuses_.resize(requests_.size());
-  const int rc = PMPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), statuses_.data());
+  const int n = static_cast<int>(requests_.size());
+  int flag = 1;
+  const int rc = block ? PMPI_Waitall(n, requests_.data(), statuses_.data())
+                       : PMPI_Testall(n, requests_.data(), &flag, statuses_.data());
+  if (flag == 0 && rc == MPI_SUCCESS) return false;
   if (rc == MPI_ERR_IN_STATUS) {
     for (std::size_t i = 0; i < requests_.size(); ++i) {
       const int error = statuses_[i].MPI_ERROR;
@@ -465,59 +511,58 @@ int PlanRun::wait_all() {
   } else {
     note(rc);
   }
+  settled_ = requests_.size();
   for (std::size_t i = 0; i < pending_.size(); ++i) {
     if (pending_[i].op == Op::kRecv) on_recv_complete(static_cast<std::size_t>(pending_[i].fragment));
   }
-  return first_error_;
+  return true;
 }
 
-// Forwards each fragment once it has arrived. While copy kernels run, the
-// loop polls (Testsome) so that their completions are seen too.
-int PlanRun::progress_loop() {
-  std::vector<int> copied;
-  std::size_t settled = 0;
-  while (settled < requests_.size() || (device_ != nullptr && device_->copies_running())) {
-    const auto n = static_cast<int>(requests_.size());
-    done_.resize(requests_.size());
-    statuses_.resize(requests_.size());
-    int count = 0;
-    const bool polling = device_ != nullptr && device_->copies_running();
-    int rc = polling ? PMPI_Testsome(n, requests_.data(), &count, done_.data(), statuses_.data())
-                     : PMPI_Waitsome(n, requests_.data(), &count, done_.data(), statuses_.data());
-    if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) {
-      // Which requests completed is unknown: go on one completion at a time.
-      note(rc);
-      int index = MPI_UNDEFINED;
-      MPI_Status st;
-      rc = PMPI_Waitany(n, requests_.data(), &index, &st);
-      if (index == MPI_UNDEFINED) break;
-      if (rc != MPI_SUCCESS) release_failed(requests_[static_cast<std::size_t>(index)]);
-      ++settled;
-      on_complete(pending_[static_cast<std::size_t>(index)], rc);
-      continue;
-    }
-    if (count != MPI_UNDEFINED) {
-      settled += static_cast<std::size_t>(count);
-      for (int k = 0; k < count; ++k) {
-        const auto i = static_cast<std::size_t>(k);
-        const auto index = static_cast<std::size_t>(done_[i]);
-        const int error = rc == MPI_ERR_IN_STATUS ? statuses_[i].MPI_ERROR : MPI_SUCCESS;
-        if (error != MPI_SUCCESS) release_failed(requests_[index]);
-        on_complete(pending_[index], error);
-      }
-    } else if (!polling) {
-      break;
-    }
-    if (polling) {
-      note_device(device_->poll(copied), "IPC copy");
-      for (int token : copied) on_arrived(static_cast<std::size_t>(token));
-    }
+// One round of forwarding: each fragment goes on once it has arrived. While
+// copy kernels run, the round polls (Testsome) so that their completions are
+// seen too. Returns false when nothing more can complete.
+bool PlanRun::progress_once(bool block) {
+  const auto n = static_cast<int>(requests_.size());
+  done_.resize(requests_.size());
+  statuses_.resize(requests_.size());
+  int count = 0;
+  const bool polling = !block || (device_ != nullptr && device_->copies_running());
+  int rc = polling ? PMPI_Testsome(n, requests_.data(), &count, done_.data(), statuses_.data())
+                   : PMPI_Waitsome(n, requests_.data(), &count, done_.data(), statuses_.data());
+  if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) {
+    // Which requests completed is unknown: go on one completion at a time.
+    note(rc);
+    int index = MPI_UNDEFINED;
+    MPI_Status st;
+    rc = PMPI_Waitany(n, requests_.data(), &index, &st);
+    if (index == MPI_UNDEFINED) return false;
+    if (rc != MPI_SUCCESS) release_failed(requests_[static_cast<std::size_t>(index)]);
+    ++settled_;
+    on_complete(pending_[static_cast<std::size_t>(index)], rc);
+    return true;
   }
-  return first_error_;
+  if (count != MPI_UNDEFINED) {
+    settled_ += static_cast<std::size_t>(count);
+    for (int k = 0; k < count; ++k) {
+      const auto i = static_cast<std::size_t>(k);
+      const auto index = static_cast<std::size_t>(done_[i]);
+      const int error = rc == MPI_ERR_IN_STATUS ? statuses_[i].MPI_ERROR : MPI_SUCCESS;
+      if (error != MPI_SUCCESS) release_failed(requests_[index]);
+      on_complete(pending_[index], error);
+    }
+  } else if (!polling) {
+    return false;
+  }
+  if (device_ != nullptr && device_->copies_running()) {
+    note_device(device_->poll(copied_), "IPC copy");
+    for (int token : copied_) on_arrived(static_cast<std::size_t>(token));
+  }
+  return true;
 }
 
-int PlanRun::run() {
-  if (setup() != MPI_SUCCESS) return first_error_;
+void PlanRun::start() {
+  started_ = true;
+  if (setup() != MPI_SUCCESS) return;
   // Every receive is posted before any send, so no order of arrival can deadlock.
   for (std::size_t i = 0; i < plan_.recvs.size(); ++i) {
     if (recv_active(i)) post_recv(i);
@@ -537,16 +582,43 @@ int PlanRun::run() {
   for (int s : runnable_.own_sends) {
     if (send_active(static_cast<std::size_t>(s))) post_send(static_cast<std::size_t>(s));
   }
-  if (!forwards_ && !ipc_recvs_) return wait_all();
-  return progress_loop();
 }
 
-}  // namespace
+// Advances the call; `block`: may wait inside the MPI. True once finished.
+bool PlanRun::step(bool block) {
+  if (finished()) return true;
+  if (!forwards_ && !ipc_recvs_) {
+    complete_all(block);
+  } else {
+    while (!finished() && progress_once(block) && block) {
+    }
+    if (block && !finished()) settled_ = requests_.size();  // nothing more can complete
+  }
+  return finished();
+}
+
+}  // namespace run_detail
+
+PlanExecution::PlanExecution(const RunnablePlan& plan, const std::vector<algos::Variant>& choice,
+                             const CallLayout& layout, MPI_Comm comm, int tag_offset, const DeviceRouting* device)
+    : run_(std::make_unique<run_detail::PlanRun>(plan, choice, layout, comm, tag_offset, device)) {}
+PlanExecution::~PlanExecution() = default;
+void PlanExecution::start() {
+  run_->start();
+}
+bool PlanExecution::step(bool block) {
+  return run_->step(block);
+}
+int PlanExecution::error() const {
+  return run_->error();
+}
 
 int run_plan(const RunnablePlan& plan, const std::vector<algos::Variant>& choice, const CallLayout& layout,
              MPI_Comm comm, const DeviceRouting* device) {
-  PlanRun run(plan, choice, layout, comm, device);
-  return run.run();
+  PlanExecution run(plan, choice, layout, comm, 0, device);
+  run.start();
+  run.step(true);
+  return run.error();
 }
 
 }  // namespace nbrcoll

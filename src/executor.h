@@ -13,6 +13,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "datatype.h"
@@ -25,8 +26,13 @@ class DeviceCall;
 // The user's arguments of one call, in one form for both variants.
 struct CallArgs {
   const void* sendbuf = nullptr;
-  int sendcount = 0;
+  int sendcount = 0;  // allgather: the one block sent to every out-neighbour
   MPI_Datatype sendtype = MPI_DATATYPE_NULL;
+  // Alltoall: one block per out-list entry (displacements in units of the
+  // sendtype extent); empty for allgather.
+  bool alltoall = false;
+  std::vector<int> sendcounts;
+  std::vector<MPI_Aint> sdispls;
   void* recvbuf = nullptr;
   MPI_Datatype recvtype = MPI_DATATYPE_NULL;
   std::vector<int> recvcounts;   // one per in-list slot
@@ -61,12 +67,16 @@ class CallLayout {
   int finish(const CallArgs& args, const algos::MixedPlan& mixed, const std::vector<algos::Variant>& choice,
              DeviceCall* device = nullptr);
 
-  [[nodiscard]] const char* send_data() const { return send_data_; }
-  [[nodiscard]] std::uint64_t send_bytes() const { return send_bytes_; }
+  // Send blocks: allgather has one (block 0, this rank's own block), alltoall
+  // one per out-list entry.
+  [[nodiscard]] const char* send_data(int block = 0) const { return send_data_[static_cast<std::size_t>(block)]; }
+  [[nodiscard]] std::uint64_t send_bytes(int block = 0) const {
+    return static_cast<std::size_t>(block) < send_bytes_.size() ? send_bytes_[static_cast<std::size_t>(block)] : 0;
+  }
   [[nodiscard]] char* slot_data(int slot) const { return slot_data_[static_cast<std::size_t>(slot)]; }
   [[nodiscard]] std::uint64_t slot_bytes(int slot) const { return slot_bytes_[static_cast<std::size_t>(slot)]; }
   // The block of `slot` (-1: this rank's own block).
-  [[nodiscard]] std::uint64_t block_bytes(int slot) const { return slot < 0 ? send_bytes_ : slot_bytes(slot); }
+  [[nodiscard]] std::uint64_t block_bytes(int slot) const { return slot < 0 ? send_bytes() : slot_bytes(slot); }
   [[nodiscard]] bool send_packed() const { return !send_type_.in_place; }
   [[nodiscard]] bool recv_packed() const { return !recv_type_.in_place; }
 
@@ -74,8 +84,8 @@ class CallLayout {
   TypeLayout send_type_;
   TypeLayout recv_type_;
   bool hollow_ = false;
-  const char* send_data_ = nullptr;
-  std::uint64_t send_bytes_ = 0;
+  std::vector<const char*> send_data_;
+  std::vector<std::uint64_t> send_bytes_;
   std::vector<char*> slot_data_;
   std::vector<std::uint64_t> slot_bytes_;
   std::vector<char> send_stage_;
@@ -123,6 +133,33 @@ struct DeviceRouting {
     if (ipc && peer_on_node) return Route::kIpc;
     return gpu_aware ? Route::kMpi : Route::kMpiStaged;
   }
+};
+
+namespace run_detail {
+class PlanRun;
+}
+
+// One call's run of the chosen variants of a plan, started and then advanced
+// step by step (nonblocking calls) or to the end (blocking ones). Everything
+// it is given must outlive it. `tag_offset` shifts every plan tag: calls that
+// may be in flight together on one communicator use disjoint tag windows.
+// Always completes every posted message, and sends every forward even after
+// an error, so that no peer waits forever.
+class PlanExecution {
+ public:
+  PlanExecution(const RunnablePlan& plan, const std::vector<algos::Variant>& choice, const CallLayout& layout,
+                MPI_Comm comm, int tag_offset, const DeviceRouting* device = nullptr);
+  PlanExecution(const PlanExecution&) = delete;
+  PlanExecution& operator=(const PlanExecution&) = delete;
+  ~PlanExecution();
+  void start();
+  // `block`: may wait inside the MPI until the call is done. True once done.
+  bool step(bool block);
+  // MPI_SUCCESS or the first error seen.
+  [[nodiscard]] int error() const;
+
+ private:
+  std::unique_ptr<run_detail::PlanRun> run_;
 };
 
 // Move every fragment of the chosen variants of `plan`. `device`: nullptr for
