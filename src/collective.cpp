@@ -13,18 +13,53 @@
 #include "device/runtime_probe.h"
 #include "executor.h"
 #include "log.h"
+#include "operation.h"
+#include "progress.h"
 #include "watchdog.h"
 
 namespace nbrcoll {
 
 namespace {
 
-int to_pmpi(const UserCall& c, bool variable) {
-  if (variable) {
-    return PMPI_Neighbor_allgatherv(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcounts, c.displs, c.recvtype,
-                                    c.comm);
+const char* mpi_name(Kind kind, bool nonblocking) {
+  static const char* const names[2][4] = {
+      {"MPI_Neighbor_allgather", "MPI_Neighbor_allgatherv", "MPI_Neighbor_alltoall", "MPI_Neighbor_alltoallv"},
+      {"MPI_Ineighbor_allgather", "MPI_Ineighbor_allgatherv", "MPI_Ineighbor_alltoall", "MPI_Ineighbor_alltoallv"}};
+  return names[nonblocking ? 1 : 0][static_cast<int>(kind)];
+}
+
+int to_pmpi(const UserCall& c) {
+  switch (c.kind) {
+    case Kind::kAllgather:
+      return PMPI_Neighbor_allgather(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm);
+    case Kind::kAllgatherv:
+      return PMPI_Neighbor_allgatherv(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcounts, c.rdispls,
+                                      c.recvtype, c.comm);
+    case Kind::kAlltoall:
+      return PMPI_Neighbor_alltoall(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm);
+    case Kind::kAlltoallv:
+      return PMPI_Neighbor_alltoallv(c.sendbuf, c.sendcounts, c.sdispls, c.sendtype, c.recvbuf, c.recvcounts,
+                                     c.rdispls, c.recvtype, c.comm);
   }
-  return PMPI_Neighbor_allgather(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm);
+  return MPI_ERR_INTERN;
+}
+
+int to_pmpi(const UserCall& c, MPI_Request* r) {
+  switch (c.kind) {
+    case Kind::kAllgather:
+      return PMPI_Ineighbor_allgather(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm,
+                                      r);
+    case Kind::kAllgatherv:
+      return PMPI_Ineighbor_allgatherv(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcounts, c.rdispls,
+                                       c.recvtype, c.comm, r);
+    case Kind::kAlltoall:
+      return PMPI_Ineighbor_alltoall(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm,
+                                     r);
+    case Kind::kAlltoallv:
+      return PMPI_Ineighbor_alltoallv(c.sendbuf, c.sendcounts, c.sdispls, c.sendtype, c.recvbuf, c.recvcounts,
+                                      c.rdispls, c.recvtype, c.comm, r);
+  }
+  return MPI_ERR_INTERN;
 }
 
 // A null buffer is MPI_BOTTOM: valid when the datatype holds absolute
@@ -41,13 +76,14 @@ bool bottom_without_addresses(const void* buf, MPI_Datatype type) {
 // itself detects on this rank before it communicates: the call goes to PMPI,
 // which reports it exactly as it would without nbrcoll (error class and error
 // handler included). Fills `args` for the calls we take.
-bool acceptable(const UserCall& c, bool variable, const GraphInfo& info, CallArgs& args) {
-  if (c.sendbuf == MPI_IN_PLACE || c.sendcount < 0 || c.sendtype == MPI_DATATYPE_NULL ||
-      c.recvtype == MPI_DATATYPE_NULL) {
-    return false;
-  }
-  if (variable && (c.recvcounts == nullptr || c.displs == nullptr)) return false;
+bool acceptable(const UserCall& c, const GraphInfo& info, CallArgs& args) {
+  const bool variable = c.variable();
+  const bool alltoall = c.alltoall();
+  if (c.sendbuf == MPI_IN_PLACE || c.sendtype == MPI_DATATYPE_NULL || c.recvtype == MPI_DATATYPE_NULL) return false;
+  if (variable && (c.recvcounts == nullptr || c.rdispls == nullptr)) return false;
+  if (c.kind == Kind::kAlltoallv && (c.sendcounts == nullptr || c.sdispls == nullptr)) return false;
   if (!variable && c.recvcount < 0) return false;
+  if (c.kind != Kind::kAlltoallv && c.sendcount < 0) return false;
   TypeLayout probe;
   if (describe_type(c.sendtype, probe) != MPI_SUCCESS || describe_type(c.recvtype, probe) != MPI_SUCCESS) return false;
   const std::size_t slots = info.in.size();
@@ -56,17 +92,35 @@ bool acceptable(const UserCall& c, bool variable, const GraphInfo& info, CallArg
   args.sendtype = c.sendtype;
   args.recvbuf = c.recvbuf;
   args.recvtype = c.recvtype;
+  args.alltoall = alltoall;
   args.recvcounts.resize(slots);
   args.displs.resize(slots);
   bool receives = false;
   for (std::size_t i = 0; i < slots; ++i) {
     args.recvcounts[i] = variable ? c.recvcounts[i] : c.recvcount;
-    args.displs[i] = variable ? c.displs[i] : static_cast<MPI_Aint>(i) * c.recvcount;
+    args.displs[i] = variable ? c.rdispls[i] : static_cast<MPI_Aint>(i) * c.recvcount;
     if (args.recvcounts[i] < 0) return false;
     receives = receives || (args.recvcounts[i] > 0 && info.in[i] != MPI_PROC_NULL);
   }
+  bool sends = c.sendcount > 0 && info.any_real_out;
+  if (alltoall) {
+    const std::size_t edges = info.out.size();
+    args.sendcounts.resize(edges);
+    args.sdispls.resize(edges);
+    sends = false;
+    for (std::size_t j = 0; j < edges; ++j) {
+      const bool v = c.kind == Kind::kAlltoallv;
+      args.sendcounts[j] = v ? c.sendcounts[j] : c.sendcount;
+      args.sdispls[j] = v ? c.sdispls[j] : static_cast<MPI_Aint>(j) * c.sendcount;
+      if (args.sendcounts[j] < 0) return false;
+      sends = sends || (args.sendcounts[j] > 0 && info.out[j] != MPI_PROC_NULL);
+    }
+  } else {
+    args.sendcounts.clear();
+    args.sdispls.clear();
+  }
   args.receives = receives;
-  args.sends = c.sendcount > 0 && info.any_real_out;
+  args.sends = sends;
   if (receives && bottom_without_addresses(c.recvbuf, c.recvtype)) return false;
   return !(args.sends && bottom_without_addresses(c.sendbuf, c.sendtype));
 }
@@ -224,75 +278,146 @@ int device_process_call(const UserCall& c, const GraphInfo& info, CallScratch& s
 
 // ---- calls in a host-only process: no agreement at all ---------------------
 
-// A rank that cannot prepare its buffers (out of memory for a pack buffer, a
-// packed block above MPI's int count) still runs the plan, hollow, so that
-// its peers complete; it returns the error.
-int host_call(const GraphInfo& info, CallScratch& s, MPI_Comm comm) {
-  int prepared = MPI_SUCCESS;
-  try {
-    prepared = s.layout.prepare(s.args, info.in);
-  } catch (const std::bad_alloc&) {
-    s.layout.make_hollow();
-    prepared = MPI_ERR_NO_MEM;
-  }
-  if (prepared != MPI_SUCCESS) log(LogLevel::kWarn, "cannot prepare this rank's buffers (MPI error %d)", prepared);
-  int rc = run_plan(info.plan, s.choice, s.layout, comm);
-  if (rc == MPI_SUCCESS) rc = s.layout.finish(s.args, info.plan.mixed, s.choice);
-  return prepared != MPI_SUCCESS ? prepared : rc;
+// Every entry point once, at NBRCOLL_DEBUG=info: proof that nbrcoll took it.
+void log_taken_once(Kind kind, bool nonblocking) {
+  static std::atomic<unsigned> seen{0};
+  const unsigned bit = 1U << (static_cast<unsigned>(kind) + (nonblocking ? 4U : 0U));
+  if (!log_enabled(LogLevel::kInfo) || (seen.fetch_or(bit) & bit) != 0) return;
+  log(LogLevel::kInfo, "nbrcoll takes %s", mpi_name(kind, nonblocking));
 }
 
-void trace_call(const CommState& state, bool variable, Algo algo, const CallScratch& s) {
+void trace_call(const CommState& state, const char* name, const char* why, const CallScratch& s) {
   std::size_t leader = 0;
   for (const algos::Variant v : s.choice) leader += v == algos::Variant::kLeader ? 1 : 0;
-  log(LogLevel::kTrace,
-      "MPI_Neighbor_allgather%s #%llu: own block %llu B; %zu of %zu blocks by leader, the rest by linear (%s)",
-      variable ? "v" : "", static_cast<unsigned long long>(state.calls),
-      static_cast<unsigned long long>(s.layout.send_bytes()), leader, s.choice.size(),
-      algo != Algo::kAuto      ? "NBRCOLL_ALGO"
-      : state.info->nodes == 1 ? "auto, one node: linear"
-                               : "auto: leader for blocks >= NBRCOLL_THRESHOLD");
+  log(LogLevel::kTrace, "%s #%llu: own block %llu B; %zu of %zu blocks by leader, the rest by linear (%s)", name,
+      static_cast<unsigned long long>(state.calls), static_cast<unsigned long long>(s.layout.send_bytes()), leader,
+      s.choice.size(), why);
+}
+
+// What a call needs before its plan runs, common to every kind and mode.
+struct Setup {
+  CommState* state = nullptr;
+  MPI_Comm comm = MPI_COMM_NULL;  // the private communicator
+  bool device = false;            // a process with a GPU runtime
+};
+
+// nullopt-like: false when the call goes to PMPI as it is.
+bool take(const UserCall& c, CallArgs& args, Setup& out) {
+  if (config().disable) return false;
+  CommState* state = find_state(c.comm);
+  if (state == nullptr || effective_algo() == Algo::kNative) return false;
+  if (!acceptable(c, *state->info, args)) return false;
+  out.comm = private_comm(*state);
+  out.state = state;
+  out.device = device_process();
+  return out.comm != MPI_COMM_NULL;
+}
+
+// The variant of every block of a call, identically on every rank.
+// Allgather blocks go by linear or leader, decided from B(origin) alone:
+// every rank that touches a block decides the same without asking. On a
+// single node host buffers gain nothing from leaders (no network bytes to
+// save, only extra copies: bench/RESULTS.md), so auto keeps them linear
+// there; `nodes` is one number on every rank. Nonblocking calls under auto
+// stay linear: a leader forwards only inside an MPI call nbrcoll sees, and
+// a rank blocked elsewhere in the MPI would stall its peers. Alltoall plans
+// are linear only.
+const char* choose(const UserCall& c, const Setup& setup, bool nonblocking, const RunnablePlan& plan,
+                   CallScratch& s) {
+  const GraphInfo& info = *setup.state->info;
+  const Algo algo = effective_algo();
+  if (c.alltoall() || algo == Algo::kLinear || (algo == Algo::kAuto && nonblocking)) {
+    choose_variants(plan, s.layout, false, algos::Variant::kLinear, 0, s.choice);
+    return c.alltoall() ? "alltoall: linear" : algo == Algo::kLinear ? "NBRCOLL_ALGO" : "auto, nonblocking: linear";
+  }
+  if (algo == Algo::kLeader) {
+    choose_variants(plan, s.layout, false, algos::Variant::kLeader, 0, s.choice);
+    return "NBRCOLL_ALGO";
+  }
+  const bool one_node = info.nodes == 1 && !setup.device;
+  const std::uint64_t threshold = one_node ? std::numeric_limits<std::uint64_t>::max() : config().threshold;
+  choose_variants(plan, s.layout, true, algos::Variant::kLinear, threshold, s.choice);
+  return one_node ? "auto, one node: linear" : "auto: leader for blocks >= NBRCOLL_THRESHOLD";
+}
+
+// The tag window of the next call on `state`; a call still in flight in
+// that window ends first.
+int next_window(CommState& state) {
+  const GraphInfo& info = *state.info;
+  const auto w = static_cast<std::size_t>(state.calls % static_cast<std::uint64_t>(info.tag_windows));
+  state.window.resize(static_cast<std::size_t>(info.tag_windows));
+  if (const std::shared_ptr<Operation>& previous = state.window[w]; previous && !previous->done()) {
+    wait_tracked(*previous);
+  }
+  state.window[w].reset();
+  return static_cast<int>(w) * info.tag_stride;
+}
+
+void report_error(const UserCall& c, bool nonblocking, int rc) {
+  log(LogLevel::kInfo, "%s failed with MPI error %d", mpi_name(c.kind, nonblocking), rc);
+  PMPI_Comm_call_errhandler(c.comm, rc);
 }
 
 }  // namespace
 
-int neighbor_allgather(const UserCall& c, bool variable) {
-  if (config().disable) return to_pmpi(c, variable);
+int neighbor_collective(const UserCall& c) {
+  Setup setup;
   CommState* state = find_state(c.comm);
-  if (state == nullptr) return to_pmpi(c, variable);
+  CallScratch* scratch = state != nullptr ? &state->scratch : nullptr;
+  if (scratch == nullptr || !take(c, scratch->args, setup)) return to_pmpi(c);
+  // Device buffers: allgather only, through the per-call agreement.
+  if (setup.device && c.alltoall()) return to_pmpi(c);
+  log_taken_once(c.kind, false);
   const GraphInfo& info = *state->info;
-  const Algo algo = effective_algo();
-  if (algo == Algo::kNative) return to_pmpi(c, variable);
-  CallScratch& s = state->scratch;
-  if (!acceptable(c, variable, info, s.args)) return to_pmpi(c, variable);
-  const MPI_Comm comm = private_comm(*state);
-  if (comm == MPI_COMM_NULL) return to_pmpi(c, variable);
+  const RunnablePlan& plan = c.alltoall() ? info.alltoall : info.plan;
+  CallScratch& s = *scratch;
+  const int tag_offset = next_window(*state);
   ++state->calls;
-  const WatchedCall watched(variable ? "MPI_Neighbor_allgatherv" : "MPI_Neighbor_allgather", state->calls, info);
-
+  const WatchedCall watched(mpi_name(c.kind, false), state->calls, info);
   int rc = s.layout.measure(s.args, info.in);
   if (rc == MPI_SUCCESS) {
-    // Each origin's block by linear or leader, decided from B(origin) alone:
-    // every rank that touches that block decides the same without asking.
-    // On a single node host buffers gain nothing from leaders (no network
-    // bytes to save, only extra copies: bench/RESULTS.md), so auto keeps
-    // them linear there; `nodes` is one number on every rank.
-    const bool device = device_process();
-    const std::uint64_t threshold =
-        info.nodes == 1 && !device ? std::numeric_limits<std::uint64_t>::max() : config().threshold;
-    choose_variants(info.plan, s.layout, algo == Algo::kAuto,
-                    algo == Algo::kLinear ? algos::Variant::kLinear : algos::Variant::kLeader, threshold, s.choice);
-    if (log_enabled(LogLevel::kTrace)) trace_call(*state, variable, algo, s);
-    if (device) {
-      rc = device_process_call(c, info, s, comm);
-      if (rc == -1) return to_pmpi(c, variable);
+    const char* why = choose(c, setup, false, plan, s);
+    if (log_enabled(LogLevel::kTrace)) trace_call(*state, mpi_name(c.kind, false), why, s);
+    if (setup.device) {
+      rc = device_process_call(c, info, s, setup.comm);
+      if (rc == -1) return to_pmpi(c);
     } else {
-      rc = host_call(info, s, comm);
+      Operation op(state->info, plan, state->own, tag_offset, s);
+      op.prepare();
+      op.start();
+      drive_to_end(op);
+      rc = op.error();
     }
   }
+  if (rc != MPI_SUCCESS) report_error(c, false, rc);
+  return rc;
+}
+
+int ineighbor_collective(const UserCall& c, MPI_Request* request) {
+  Setup setup;
+  auto owned = std::make_unique<CallScratch>();
+  if (request == nullptr || !take(c, owned->args, setup) || setup.device) return to_pmpi(c, request);
+  log_taken_once(c.kind, true);
+  CommState& state = *setup.state;
+  const GraphInfo& info = *state.info;
+  const RunnablePlan& plan = c.alltoall() ? info.alltoall : info.plan;
+  const int tag_offset = next_window(state);
+  ++state.calls;
+  auto op = std::make_shared<Operation>(state.info, plan, state.own, tag_offset, std::move(owned));
+  CallScratch& s = op->scratch();
+  int rc = s.layout.measure(s.args, info.in);
   if (rc != MPI_SUCCESS) {
-    log(LogLevel::kInfo, "neighbor allgather failed with MPI error %d", rc);
-    PMPI_Comm_call_errhandler(c.comm, rc);
+    // Type queries fail the same way on every rank of a correct program.
+    report_error(c, true, rc);
+    return rc;
   }
+  const char* why = choose(c, setup, true, plan, s);
+  if (log_enabled(LogLevel::kTrace)) trace_call(state, mpi_name(c.kind, true), why, s);
+  op->prepare();
+  op->start();
+  state.window[static_cast<std::size_t>(tag_offset / info.tag_stride)] = op;
+  rc = track(op, request);
+  if (rc != MPI_SUCCESS) report_error(c, true, rc);
   return rc;
 }
 

@@ -1,26 +1,40 @@
-// The body of our MPI_Neighbor_allgather / MPI_Neighbor_allgatherv: validate,
-// choose the algorithm identically on every rank, run the plan or hand the
+// The bodies of the neighborhood collectives nbrcoll takes: validate,
+// choose the variant of every block identically on every rank, run the plan
+// (now, or through the progress engine for nonblocking calls) or hand the
 // call to PMPI.
 #pragma once
 
 #include <mpi.h>
 
+#include <cstdint>
+
 namespace nbrcoll {
 
-// The call as the user made it; recvcounts/displs are null for allgather.
+enum class Kind : std::uint8_t { kAllgather, kAllgatherv, kAlltoall, kAlltoallv };
+
+// The call as the user made it. Counts and displacement arrays are null
+// where the kind has none (allgather: all four; allgatherv: the send ones;
+// alltoall: all four).
 struct UserCall {
-  const void* sendbuf;
-  int sendcount;
-  MPI_Datatype sendtype;
-  void* recvbuf;
-  int recvcount;          // allgather
-  const int* recvcounts;  // allgatherv
-  const int* displs;      // allgatherv
-  MPI_Datatype recvtype;
-  MPI_Comm comm;
-  [[nodiscard]] bool is_v() const { return recvcounts != nullptr || displs != nullptr; }
+  Kind kind = Kind::kAllgather;
+  const void* sendbuf = nullptr;
+  int sendcount = 0;
+  const int* sendcounts = nullptr;
+  const int* sdispls = nullptr;
+  MPI_Datatype sendtype = MPI_DATATYPE_NULL;
+  void* recvbuf = nullptr;
+  int recvcount = 0;
+  const int* recvcounts = nullptr;
+  const int* rdispls = nullptr;
+  MPI_Datatype recvtype = MPI_DATATYPE_NULL;
+  MPI_Comm comm = MPI_COMM_NULL;
+  [[nodiscard]] bool alltoall() const { return kind == Kind::kAlltoall || kind == Kind::kAlltoallv; }
+  [[nodiscard]] bool variable() const { return kind == Kind::kAllgatherv || kind == Kind::kAlltoallv; }
 };
 
-int neighbor_allgather(const UserCall& call, bool variable);
+// MPI_Neighbor_<kind>.
+int neighbor_collective(const UserCall& call);
+// MPI_Ineighbor_<kind>.
+int ineighbor_collective(const UserCall& call, MPI_Request* request);
 
 }  // namespace nbrcoll

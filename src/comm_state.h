@@ -29,8 +29,19 @@ struct GraphInfo {
   std::string topo_source;
   algos::Plan linear;  // each planner's plan, for statistics and introspection
   algos::Plan leader;
-  RunnablePlan plan;  // both, mixed: each call picks a variant per origin
+  RunnablePlan plan;      // both, mixed: each call picks a variant per origin
+  RunnablePlan alltoall;  // neighbor alltoall(v): linear
+  // Tags of call n on the private communicator: (n mod tag_windows) *
+  // tag_stride + plan tag, so calls in flight together never share a tag.
+  int tag_stride = 1;
+  int tag_windows = 1;
 };
+
+// At most this many calls of one communicator handle in flight together
+// before a new call first completes the oldest (MPI_TAG_UB permitting).
+inline constexpr int kMaxTagWindows = 64;
+
+class Operation;
 
 // What one call needs besides the plan, kept between calls so that a call
 // allocates nothing once sizes have been seen (one call at a time per
@@ -62,8 +73,11 @@ struct CommState {
   std::shared_ptr<OwnedComm> own;                  // this handle's private communicator
   std::shared_ptr<OwnedComm> idup_source;          // what our pending idup reads, kept alive with us
   MPI_Request private_pending = MPI_REQUEST_NULL;  // the idup of a duplicate, not yet completed
-  std::uint64_t calls = 0;                         // calls on this handle (for diagnostics)
+  std::uint64_t calls = 0;                         // calls on this handle (tag windows, diagnostics)
   CallScratch scratch;
+  // Per tag window: the nonblocking call that used it last (a new call in
+  // the same window waits for it first).
+  std::vector<std::shared_ptr<Operation>> window;
 };
 
 // Attach freshly built state and its private communicator to `graph_comm`

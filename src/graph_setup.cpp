@@ -172,13 +172,31 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out) {
   info->linear = algos::build_linear_plan(input);
   info->leader = algos::build_leader_plan(input);
   info->plan = make_runnable(algos::mix_plans(info->linear, info->leader, input.in), info->node_of);
-  // The IPC acks use MPI_TAG_UB itself: every plan tag must lie below it.
+  algos::Plan no_leader;
+  no_leader.rank = info->rank;
+  info->alltoall =
+      make_runnable(algos::mix_plans(algos::build_linear_alltoall_plan(input), no_leader, input.in), info->node_of);
+  // Calls in flight together use disjoint tag windows; the IPC acks use
+  // MPI_TAG_UB itself, so every window lies below it.
   int* tag_ub = nullptr;
   int flag = 0;
   PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag);
-  if (flag != 0 && tag_ub != nullptr && algos::largest_tag(info->plan.mixed) >= *tag_ub) return MPI_ERR_TAG;
+  const long long ub = flag != 0 && tag_ub != nullptr ? *tag_ub : 32767;
+  const long long stride =
+      1 + std::max(algos::largest_tag(info->plan.mixed), algos::largest_tag(info->alltoall.mixed));
+  if (stride >= ub) return MPI_ERR_TAG;
+  info->tag_stride = static_cast<int>(stride);  // this rank's; set_tag_windows() makes it common
   out = std::move(info);
   return MPI_SUCCESS;
+}
+
+void set_tag_windows(GraphInfo& info, int common_stride) {
+  int* tag_ub = nullptr;
+  int flag = 0;
+  PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag);
+  const long long ub = flag != 0 && tag_ub != nullptr ? *tag_ub : 32767;
+  info.tag_stride = common_stride;
+  info.tag_windows = static_cast<int>(std::clamp<long long>((ub - 1) / common_stride, 1, kMaxTagWindows));
 }
 
 }  // namespace nbrcoll

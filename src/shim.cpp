@@ -1,5 +1,6 @@
-// The four MPI entry points nbrcoll exports. Each is thin: graph creation is
-// PMPI plus our setup; the collectives go to collective.cpp. Whatever nbrcoll
+// The MPI entry points of graph creation and the neighborhood collectives.
+// Each is thin: graph creation is PMPI plus our setup; the collectives go to
+// collective.cpp (the completion calls are in completion.cpp). Whatever nbrcoll
 // does not take goes to the PMPI_ call untouched.
 #include <mpi.h>
 
@@ -51,7 +52,11 @@ void setup(MPI_Comm graph) {
     log(LogLevel::kWarn, "graph setup failed: %s", e.what());
     ok = 0;
   }
-  PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, graph);
+  // One agreement: did every rank succeed, and the largest tag stride.
+  int agree[2] = {ok != 0 ? 0 : 1, ok != 0 ? info->tag_stride : 1};
+  PMPI_Allreduce(MPI_IN_PLACE, agree, 2, MPI_INT, MPI_MAX, graph);
+  ok = agree[0] == 0 ? 1 : 0;
+  if (ok) set_tag_windows(*info, agree[1]);
   if (!ok) {
     log(LogLevel::kWarn, "graph setup failed; this communicator uses the MPI's own neighbor collectives");
     return;
@@ -96,16 +101,74 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
   return rc;
 }
 
+// Arguments a kind does not have stay null (see UserCall).
 int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                            MPI_Datatype recvtype, MPI_Comm comm) {
-  return nbrcoll::neighbor_allgather(
-      {sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, comm}, false);
+  using nbrcoll::Kind;
+  return nbrcoll::neighbor_collective(
+      {Kind::kAllgather, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype,
+       comm});
 }
 
 int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-  return nbrcoll::neighbor_allgather({sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm},
-                                     true);
+  using nbrcoll::Kind;
+  return nbrcoll::neighbor_collective(
+      {Kind::kAllgatherv, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, 0, recvcounts, displs, recvtype,
+       comm});
+}
+
+int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                          MPI_Datatype recvtype, MPI_Comm comm) {
+  using nbrcoll::Kind;
+  return nbrcoll::neighbor_collective(
+      {Kind::kAlltoall, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype,
+       comm});
+}
+
+int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                           void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                           MPI_Comm comm) {
+  using nbrcoll::Kind;
+  return nbrcoll::neighbor_collective(
+      {Kind::kAlltoallv, sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls, recvtype, comm});
+}
+
+int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  using nbrcoll::Kind;
+  return nbrcoll::ineighbor_collective(
+      {Kind::kAllgather, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype,
+       comm},
+      request);
+}
+
+int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request* request) {
+  using nbrcoll::Kind;
+  return nbrcoll::ineighbor_collective(
+      {Kind::kAllgatherv, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, 0, recvcounts, displs, recvtype,
+       comm},
+      request);
+}
+
+int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  using nbrcoll::Kind;
+  return nbrcoll::ineighbor_collective(
+      {Kind::kAlltoall, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype,
+       comm},
+      request);
+}
+
+int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                            void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm, MPI_Request* request) {
+  using nbrcoll::Kind;
+  return nbrcoll::ineighbor_collective(
+      {Kind::kAlltoallv, sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls, recvtype, comm},
+      request);
 }
 
 }  // extern "C"

@@ -1,0 +1,105 @@
+// The completion calls, intercepted so that nonblocking nbrcoll calls
+// progress while the application waits or tests: with no nbrcoll call in
+// flight each is one load and the PMPI_ call. Otherwise a wait becomes a
+// loop of "advance every call in flight, test the application's requests"
+// (MPI's own wait semantics, request arrays untouched until they complete),
+// and a test advances every call once before testing.
+#include <mpi.h>
+
+#include "progress.h"
+
+using nbrcoll::Backoff;
+using nbrcoll::calls_in_flight;
+using nbrcoll::progress_all;
+
+extern "C" {
+
+int MPI_Wait(MPI_Request* request, MPI_Status* status) {
+  for (Backoff b; calls_in_flight(); b.pause()) {
+    progress_all();
+    int flag = 0;
+    const int rc = PMPI_Test(request, &flag, status);
+    if (rc != MPI_SUCCESS || flag != 0) return rc;
+  }
+  return PMPI_Wait(request, status);
+}
+
+int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
+  for (Backoff b; calls_in_flight(); b.pause()) {
+    progress_all();
+    int flag = 0;
+    const int rc = PMPI_Testall(count, requests, &flag, statuses);
+    if (rc != MPI_SUCCESS || flag != 0) return rc;
+  }
+  return PMPI_Waitall(count, requests, statuses);
+}
+
+int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
+  for (Backoff b; calls_in_flight(); b.pause()) {
+    progress_all();
+    int flag = 0;
+    const int rc = PMPI_Testany(count, requests, index, &flag, status);
+    if (rc != MPI_SUCCESS || flag != 0) return rc;
+  }
+  return PMPI_Waitany(count, requests, index, status);
+}
+
+int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
+  for (Backoff b; calls_in_flight(); b.pause()) {
+    progress_all();
+    const int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
+    if (rc != MPI_SUCCESS || *outcount != 0) return rc;
+  }
+  return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
+}
+
+int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
+  if (calls_in_flight()) progress_all();
+  return PMPI_Test(request, flag, status);
+}
+
+int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
+  if (calls_in_flight()) progress_all();
+  return PMPI_Testall(count, requests, flag, statuses);
+}
+
+int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
+  if (calls_in_flight()) progress_all();
+  return PMPI_Testany(count, requests, index, flag, status);
+}
+
+int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
+  if (calls_in_flight()) progress_all();
+  return PMPI_Testsome(incount, requests, outcount, indices, statuses);
+}
+
+int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
+  if (calls_in_flight()) progress_all();
+  return PMPI_Request_get_status(request, flag, status);
+}
+
+// Freeing the request of a call in flight: the call still runs to its end
+// (its peers need this rank's part); the request is freed then.
+int MPI_Request_free(MPI_Request* request) {
+  if (request != nullptr && calls_in_flight() && nbrcoll::orphan(*request)) {
+    *request = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+  }
+  return PMPI_Request_free(request);
+}
+
+// A nonblocking collective cannot be cancelled: the answer is the one this
+// MPI gives for its own.
+int MPI_Cancel(MPI_Request* request) {
+  if (request != nullptr && calls_in_flight() && nbrcoll::in_flight(*request)) return nbrcoll::collective_cancel_answer();
+  return PMPI_Cancel(request);
+}
+
+// Calls still in flight finish before the MPI goes away (their peers may
+// need them even when this rank freed their requests).
+int MPI_Finalize() {
+  nbrcoll::drain();
+  return PMPI_Finalize();
+}
+
+}  // extern "C"

@@ -1,0 +1,51 @@
+#include "operation.h"
+
+#include <new>
+
+#include "log.h"
+
+namespace nbrcoll {
+
+Operation::Operation(std::shared_ptr<const GraphInfo> info, const RunnablePlan& plan, std::shared_ptr<OwnedComm> comm,
+                     int tag_offset, CallScratch& borrowed)
+    : info_(std::move(info)), plan_(plan), comm_(std::move(comm)), tag_offset_(tag_offset), scratch_(&borrowed) {}
+
+Operation::Operation(std::shared_ptr<const GraphInfo> info, const RunnablePlan& plan, std::shared_ptr<OwnedComm> comm,
+                     int tag_offset, std::unique_ptr<CallScratch> owned)
+    : info_(std::move(info)),
+      plan_(plan),
+      comm_(std::move(comm)),
+      tag_offset_(tag_offset),
+      owned_(std::move(owned)),
+      scratch_(owned_.get()) {}
+
+void Operation::prepare() {
+  int rc = MPI_SUCCESS;
+  try {
+    rc = scratch_->layout.prepare(scratch_->args, info_->in);
+  } catch (const std::bad_alloc&) {
+    scratch_->layout.make_hollow();
+    rc = MPI_ERR_NO_MEM;
+  }
+  if (rc != MPI_SUCCESS) {
+    log(LogLevel::kWarn, "cannot prepare this rank's buffers (MPI error %d)", rc);
+    error_ = rc;
+  }
+}
+
+void Operation::start() {
+  run_.emplace(plan_, scratch_->choice, scratch_->layout, comm_->comm, tag_offset_);
+  run_->start();
+}
+
+bool Operation::progress(bool block) {
+  if (done()) return true;
+  if (!run_->step(block)) return false;
+  int rc = run_->error();
+  if (rc == MPI_SUCCESS) rc = scratch_->layout.finish(scratch_->args, plan_.mixed, scratch_->choice);
+  if (error_ == MPI_SUCCESS) error_ = rc;
+  done_.store(true, std::memory_order_release);
+  return true;
+}
+
+}  // namespace nbrcoll

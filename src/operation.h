@@ -1,0 +1,55 @@
+// One neighborhood collective call that nbrcoll runs: its arguments, its
+// buffers' layout, the variant of every origin and the run of its plan. A
+// blocking call drives it to the end at once; a nonblocking or persistent
+// one is advanced by the progress engine (progress.h) inside the MPI calls
+// the application makes.
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+
+#include "comm_state.h"
+#include "executor.h"
+
+namespace nbrcoll {
+
+class Operation {
+ public:
+  // `plan` belongs to `info` (its allgather or alltoall plan). A blocking
+  // call borrows the communicator state's scratch; a nonblocking one owns its own.
+  Operation(std::shared_ptr<const GraphInfo> info, const RunnablePlan& plan, std::shared_ptr<OwnedComm> comm,
+            int tag_offset, CallScratch& borrowed);
+  Operation(std::shared_ptr<const GraphInfo> info, const RunnablePlan& plan, std::shared_ptr<OwnedComm> comm,
+            int tag_offset, std::unique_ptr<CallScratch> owned);
+  Operation(const Operation&) = delete;
+  Operation& operator=(const Operation&) = delete;
+
+  [[nodiscard]] CallScratch& scratch() { return *scratch_; }
+  [[nodiscard]] const RunnablePlan& plan() const { return plan_; }
+  // Packs the send blocks and lays out the receive side; a rank that cannot
+  // still takes part, hollow, and reports the error at the end.
+  void prepare();
+  void start();
+  // Advances the call; `block`: may wait inside the MPI. True once done
+  // (every message completed, received blocks in the user's buffer).
+  bool progress(bool block);
+  [[nodiscard]] bool done() const { return done_.load(std::memory_order_acquire); }
+  // MPI_SUCCESS or the call's first error (valid once done).
+  [[nodiscard]] int error() const { return error_; }
+
+ private:
+  std::shared_ptr<const GraphInfo> info_;  // keeps `plan_` alive
+  const RunnablePlan& plan_;
+  std::shared_ptr<OwnedComm> comm_;  // the private communicator outlives a freed user handle
+  int tag_offset_;
+  std::unique_ptr<CallScratch> owned_;
+  CallScratch* scratch_;
+  std::optional<PlanExecution> run_;
+  int error_ = MPI_SUCCESS;
+  std::atomic<bool> done_{false};  // read by threads waiting for a tracked call
+};
+
+}  // namespace nbrcoll

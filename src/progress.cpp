@@ -1,0 +1,175 @@
+#include "progress.h"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+#include "operation.h"
+
+namespace nbrcoll {
+
+namespace {
+
+// What the request reports once the call is done; freed by MPI through
+// free_fn when the request is.
+struct Outcome {
+  int error = MPI_SUCCESS;
+};
+
+struct Tracked {
+  std::shared_ptr<Operation> op;
+  MPI_Request request = MPI_REQUEST_NULL;
+  Outcome* outcome = nullptr;
+  bool orphaned = false;  // the application freed the request
+};
+
+std::mutex g_mutex;
+std::vector<Tracked> g_calls;
+std::atomic<std::size_t> g_count{0};
+
+// A collective's status: empty, as MPI gives it.
+int query_fn(void* extra, MPI_Status* status) {
+  const auto* outcome = static_cast<const Outcome*>(extra);
+  PMPI_Status_set_elements(status, MPI_BYTE, 0);
+  PMPI_Status_set_cancelled(status, 0);
+  status->MPI_SOURCE = MPI_ANY_SOURCE;
+  status->MPI_TAG = MPI_ANY_TAG;
+  status->MPI_ERROR = outcome->error;
+  return outcome->error;
+}
+
+int free_fn(void* extra) {
+  delete static_cast<Outcome*>(extra);
+  return MPI_SUCCESS;
+}
+
+// MPI_Cancel of a call in flight is answered in completion.cpp; a completed
+// collective cannot be cancelled.
+int cancel_fn(void* /*extra*/, int /*complete*/) {
+  return MPI_SUCCESS;
+}
+
+// Caller holds g_mutex.
+void complete(Tracked& t) {
+  t.outcome->error = t.op->error();
+  PMPI_Grequest_complete(t.request);
+  if (t.orphaned) PMPI_Request_free(&t.request);
+  g_count.fetch_sub(1, std::memory_order_release);
+}
+
+// Caller holds g_mutex.
+void advance_locked() {
+  for (std::size_t i = 0; i < g_calls.size();) {
+    if (g_calls[i].op->progress(false)) {
+      complete(g_calls[i]);
+      g_calls.erase(g_calls.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      ++i;
+    }
+  }
+}
+
+}  // namespace
+
+bool calls_in_flight() {
+  return g_count.load(std::memory_order_acquire) != 0;
+}
+
+int track(std::shared_ptr<Operation> op, MPI_Request* request) {
+  auto* outcome = new Outcome;
+  MPI_Request req = MPI_REQUEST_NULL;
+  const int rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, outcome, &req);
+  if (rc != MPI_SUCCESS) {
+    delete outcome;
+    drive_to_end(*op);  // its peers still need it
+    return rc;
+  }
+  *request = req;
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  g_calls.push_back({std::move(op), req, outcome, false});
+  g_count.fetch_add(1, std::memory_order_release);
+  advance_locked();  // a call with nothing to wait for ends here
+  return MPI_SUCCESS;
+}
+
+void progress_all() {
+  const std::unique_lock<std::mutex> lock(g_mutex, std::try_to_lock);
+  if (lock.owns_lock()) advance_locked();
+}
+
+void drive_to_end(Operation& op) {
+  if (!calls_in_flight()) {
+    op.progress(true);
+    return;
+  }
+  Backoff backoff;
+  while (!op.progress(false)) {
+    progress_all();
+    backoff.pause();
+  }
+}
+
+void wait_tracked(const Operation& op) {
+  Backoff backoff;
+  while (!op.done()) {
+    progress_all();
+    backoff.pause();
+  }
+}
+
+bool orphan(MPI_Request request) {
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  for (Tracked& t : g_calls) {
+    if (t.request == request && !t.orphaned) {
+      t.orphaned = true;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool in_flight(MPI_Request request) {
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  return std::any_of(g_calls.begin(), g_calls.end(), [&](const Tracked& t) { return t.request == request; });
+}
+
+void drain() {
+  Backoff backoff;
+  while (calls_in_flight()) {
+    progress_all();
+    backoff.pause();
+  }
+}
+
+int collective_cancel_answer() {
+  static const int answer = [] {
+    // Asked with errors returned, so that the question itself aborts nothing.
+    MPI_Errhandler world = MPI_ERRHANDLER_NULL;
+    MPI_Errhandler self = MPI_ERRHANDLER_NULL;
+    PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &world);
+    PMPI_Comm_get_errhandler(MPI_COMM_SELF, &self);
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = PMPI_Ibarrier(MPI_COMM_SELF, &r);
+    if (rc == MPI_SUCCESS) {
+      rc = PMPI_Cancel(&r);
+      PMPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, world);
+    PMPI_Comm_set_errhandler(MPI_COMM_SELF, self);
+    PMPI_Errhandler_free(&world);
+    PMPI_Errhandler_free(&self);
+    return rc;
+  }();
+  return answer;
+}
+
+void Backoff::pause() {
+  if (++rounds_ > 64) sched_yield();
+}
+
+}  // namespace nbrcoll
