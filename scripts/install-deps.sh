@@ -4,6 +4,9 @@
 #   scripts/install-deps.sh          build + tests + benchmarks (Open MPI, and
 #                                    Debian's MPICH for the second test pass)
 #   scripts/install-deps.sh --hip    also the ROCm HIP compiler and runtime
+#   scripts/install-deps.sh --petsc  also PETSc and its examples (tests/petsc,
+#                                    bench/petsc; 85 packages, 59 MB, ~1 min)
+# (flags combine: --hip --petsc)
 set -euo pipefail
 
 packages=(
@@ -16,9 +19,14 @@ packages=(
   librocm-smi-dev
   iproute2 python3 python3-matplotlib
 )
-if [[ "${1:-}" == "--hip" ]]; then
-  packages+=(hipcc libamdhip64-dev)
-fi
+for group in "$@"; do
+  case "$group" in
+    --hip) packages+=(hipcc libamdhip64-dev) ;;
+    # Debian's PETSc 3.18 is built on Open MPI; its tutorials' sources.
+    --petsc) packages+=(petsc-dev libpetsc3.18-dev-examples) ;;
+    *) echo "install-deps: unknown option '$group' (--hip, --petsc)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The README's test command: install (with Debian's ROCm HIP compiler, so the
-# HIP device backend is built too, and Debian's MPICH), build, run every test
-# (unit and MPI; tests that need a GPU skip without one) under Open MPI, then
-# the MPICH subset (ctest label "mpich") in a second build against MPICH.
+# HIP device backend is built too, Debian's MPICH, and PETSc for tests/petsc),
+# build, run every test (unit and MPI; tests that need a GPU skip without one)
+# under Open MPI, then the MPICH subset (ctest label "mpich") in a second build
+# against MPICH.
 #   scripts/test.sh                  release build in build/ (Open MPI), then build-mpich/
 #   NBRCOLL_MPI=openmpi scripts/test.sh   only the Open MPI pass
 #   NBRCOLL_MPI=mpich scripts/test.sh     only the MPICH pass
@@ -11,7 +12,7 @@
 # CTEST_ARGS are passed to the Open MPI pass's ctest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh --hip
+scripts/install-deps.sh --hip --petsc
 mpi="${NBRCOLL_MPI:-}"
 if [[ -z "$mpi" ]]; then
   if [[ -n "${NBRCOLL_SANITIZE:-}" ]]; then mpi=openmpi; else mpi=both; fi
