@@ -1,12 +1,13 @@
 // core/exchange: block sizes and keys of every op, the edge matching of
 // duplicate edges, and that check_received passes a correct exchange and
 // catches a misplaced block or an overwritten guard.
+#include "exchange.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <vector>
 
-#include "exchange.h"
 #include "fill.h"
 #include "graph.h"
 
