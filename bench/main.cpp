@@ -1,5 +1,6 @@
-// nbrcoll-bench: times MPI_Neighbor_allgather(v) with several algorithms side
-// by side (interleaved) on the RSG, Moore, SpMM and edge-list patterns.
+// nbrcoll-bench: times MPI_Neighbor_allgather(v) and _alltoall(v) (blocking,
+// nonblocking, persistent) with several algorithms side by side
+// (interleaved) on the RSG, Moore, SpMM and edge-list patterns.
 // Linked against nbrcoll_static, so the collectives go through nbrcoll.
 #include <mpi.h>
 
@@ -81,7 +82,7 @@ int main(int argc, char** argv) {
       if (rank == 0) std::cout << usage();
     } else {
       const World w = describe_world();
-      const Outcome r = o.pattern == "spmm" ? run_spmm(o, w) : run_allgather(o, w, build_graph(o, w));
+      const Outcome r = o.pattern == "spmm" ? run_spmm(o, w) : run_neighbor(o, w, build_graph(o, w));
       if (rank == 0) {
         print(o, r);
         if (!o.csv.empty()) write_csv(o, r, describe_run(o.iters, w.emulated));

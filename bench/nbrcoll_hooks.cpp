@@ -61,21 +61,27 @@ Traffic plan_traffic(MPI_Comm graph_comm, const std::string& algo, const std::fu
   return t;
 }
 
-Traffic native_traffic(MPI_Comm graph_comm, int self, const std::vector<int>& out, std::uint64_t block,
-                       const std::vector<int>& node_of) {
+std::optional<Traffic> alltoall_plan_traffic(MPI_Comm /*graph_comm*/, const std::string& /*algo*/,
+                                             const EdgeBytes& /*bytes_of*/) {
+  return std::nullopt;
+}
+
+Traffic native_traffic(MPI_Comm graph_comm, int self, const std::vector<int>& out,
+                       const std::function<std::uint64_t(std::size_t)>& edge_bytes, const std::vector<int>& node_of) {
   using nbrcoll::algos::LinkClass;
   std::map<int, LinkClass> peer_class;
   if (const auto* linear = nbrcoll::plan_for(graph_comm, nbrcoll::Algo::kLinear))
     for (const auto& s : linear->sends) peer_class.emplace(s.peer, s.link);
   Traffic t = empty_traffic();
-  for (int dst : out) {
+  for (std::size_t j = 0; j < out.size(); ++j) {
+    const int dst = out[j];
     if (dst == self || dst < 0) continue;
     LinkClass c = node_of[static_cast<std::size_t>(dst)] != node_of[static_cast<std::size_t>(self)]
                       ? LinkClass::kNetwork
                       : LinkClass::kMultiHop;
     if (auto it = peer_class.find(dst); it != peer_class.end()) c = it->second;
     ++t.messages[static_cast<std::size_t>(c)];
-    t.bytes[static_cast<std::size_t>(c)] += block;
+    t.bytes[static_cast<std::size_t>(c)] += edge_bytes(j);
   }
   return t;
 }

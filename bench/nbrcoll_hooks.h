@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,13 +35,21 @@ std::size_t network_class_index();
 // `graph_comm`, blocks of block_of(origin) bytes.
 Traffic plan_traffic(MPI_Comm graph_comm, const std::string& algo, const std::function<std::uint64_t(int)>& block_of);
 
+// Bytes that rank `origin` sends on its out-edge `out_index` in one call.
+using EdgeBytes = std::function<std::uint64_t(int origin, std::size_t out_index)>;
+
+// What this rank sends in one alltoall(v) call with `algo` on `graph_comm`
+// (blocks of bytes_of bytes). The seam for nbrcoll's alltoall plans: it
+// exposes no traffic for them yet, so this is std::nullopt on every rank.
+std::optional<Traffic> alltoall_plan_traffic(MPI_Comm graph_comm, const std::string& algo, const EdgeBytes& bytes_of);
+
 // What this rank sends in one call of the MPI library's own algorithm: one
-// message of its whole block per out-edge to another rank (duplicate edges
-// each count). The link class of each peer comes from nbrcoll's linear plan
+// message per out-edge to another rank, edge_bytes(out-edge index) bytes
+// (duplicate edges each count). The link class of each peer comes from nbrcoll's linear plan
 // on `graph_comm` when it has one, else from `node_of` (network or
 // multi-hop).
-Traffic native_traffic(MPI_Comm graph_comm, int self, const std::vector<int>& out, std::uint64_t block,
-                       const std::vector<int>& node_of);
+Traffic native_traffic(MPI_Comm graph_comm, int self, const std::vector<int>& out,
+                       const std::function<std::uint64_t(std::size_t)>& edge_bytes, const std::vector<int>& node_of);
 
 // Does the MPI take device memory itself? nbrcoll's own answer
 // (NBRCOLL_GPU_AWARE, else MPIX_Query_cuda_support / _rocm_support).

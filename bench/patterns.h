@@ -1,13 +1,18 @@
-// The benchmark drivers: neighbour allgather over a graph (rsg, moore, file)
-// and the SpMM kernel (neighbour allgatherv).
+// The benchmark drivers: a neighbourhood collective over a graph (rsg, moore,
+// file) and the SpMM kernel (neighbour allgatherv).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "core/exchange.h"
 #include "core/graph.h"
 #include "core/options.h"
 #include "core/report.h"
+#include "nbrcoll_hooks.h"
 #include "world.h"
 
 namespace nbrbench {
@@ -21,17 +26,19 @@ struct Outcome {
   bool failed = false;              // a validation failure anywhere
 };
 
-// MPI_Neighbor_allgather over `g` (g.n == procs) for every size and algorithm.
-Outcome run_allgather(const Options& o, const World& w, const Graph& g);
+// o.op in o.mode over `g` (g.n == procs) for every size and algorithm.
+Outcome run_neighbor(const Options& o, const World& w, const Graph& g);
 
 // Row-block SpMM with B gathered by MPI_Neighbor_allgatherv; graph creation
 // inside the timed region. One sweep point per --cols value.
 Outcome run_spmm(const Options& o, const World& w);
 
-// Rank 0: traffic rows of one call per algorithm; `native` from the graph,
-// the others from nbrcoll's plans on comms[a].
-std::vector<TrafficRow> collect_traffic(const std::vector<std::string>& algos, const std::vector<MPI_Comm>& comms,
-                                        const World& w, const std::vector<int>& out,
-                                        const std::function<std::uint64_t(int)>& block_of);
+// Rank 0: traffic rows of one call of `op` per algorithm; `native` from the
+// graph (one message per out-edge, bytes_of(rank, out-edge index) each), the
+// others from nbrcoll's plans on comms[a] (alltoall: n/a while nbrcoll
+// exposes none, see alltoall_plan_traffic).
+std::vector<TrafficRow> collect_traffic(Op op, const std::vector<std::string>& algos,
+                                        const std::vector<MPI_Comm>& comms, const World& w, const std::vector<int>& out,
+                                        const EdgeBytes& bytes_of);
 
 }  // namespace nbrbench

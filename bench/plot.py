@@ -3,17 +3,20 @@
 Figures 7-11: speed-up over native against block size (log2 x-axis), one
 line per MPI, algorithm and configuration (density, (d, r), matrix; nodes
 real or emulated; topology), one panel per process count; one PNG per
-pattern. Error bars span min to max (native median over this algorithm's
+pattern and op. Error bars span min to max (native median over this algorithm's
 max and min time); the y axis is logarithmic when the speed-ups span more
 than a decade.
 
     bench/plot.py --out DIR results1.csv [results2.csv ...] [--title TEXT] [--list]
 
-Writes DIR/<pattern>_speedup.png and prints the paths (--list: also each
-line drawn). Rows of different MPIs, MPI versions, node kinds or topologies
+Writes DIR/<pattern>_speedup.png for the pattern's own op (allgather;
+spmm: allgatherv) and DIR/<pattern>_<op>_speedup.png for the others
+(ineighbor_alltoallv, ...), and prints the paths (--list: also each line
+drawn). Rows of different ops, MPIs, MPI versions, node kinds or topologies
 are never merged; rows repeated with all of these equal (same pattern,
 params, procs, nodes, size, algo) keep the last one. CSV files of earlier
-versions (without the MPI columns) read as MPI "unknown".
+versions read as MPI "unknown" (without the MPI columns) and as the
+pattern's own op (without the op column: allgather was all they measured).
 """
 import argparse
 import csv
@@ -37,6 +40,12 @@ BASE_COLUMNS = ["pattern", "params", "procs", "nodes", "size_bytes", "algo",
 RUN_COLUMNS = ["iters", "node_kind", "topology", "mpi", "mpi_version", "nbrcoll_version"]
 # What tells two runs apart: never on one line, never one row.
 RUN_KEY = ["mpi", "mpi_version", "node_kind", "topology"]
+LAYOUTS = (BASE_COLUMNS, BASE_COLUMNS + RUN_COLUMNS, BASE_COLUMNS + RUN_COLUMNS + ["op"])
+
+
+def own_op(pattern):
+    """The op nbrcoll-bench measures for `pattern` without --op."""
+    return "neighbor_allgatherv" if pattern == "spmm" else "neighbor_allgather"
 
 
 def read_rows(paths):
@@ -44,12 +53,13 @@ def read_rows(paths):
     for path in paths:
         with open(path, newline="") as f:
             reader = csv.DictReader(f)
-            if reader.fieldnames not in (BASE_COLUMNS, BASE_COLUMNS + RUN_COLUMNS):
+            if reader.fieldnames not in LAYOUTS:
                 sys.exit(f"plot.py: {path}: unexpected columns {reader.fieldnames}")
             for r in reader:
                 for c in RUN_COLUMNS:
                     r.setdefault(c, "unknown")
-                key = tuple(r[c] for c in RUN_KEY) + (
+                r.setdefault("op", own_op(r["pattern"]))
+                key = tuple(r[c] for c in RUN_KEY + ["op"]) + (
                     r["pattern"], r["params"], r["procs"], r["nodes"], r["size_bytes"], r["algo"])
                 rows[key] = r
     return list(rows.values())
@@ -74,7 +84,8 @@ def size_label(b):
     return str(b)
 
 
-def plot_pattern(pattern, rows, out_dir, title, listing):
+def plot_pattern(pattern, op, rows, out_dir, title, listing):
+    name = pattern if op == own_op(pattern) else f"{pattern}_{op}"
     procs = sorted({int(r["procs"]) for r in rows})
     fig, axes = plt.subplots(1, len(procs), figsize=(max(7.5, 5.2 * len(procs)), 4.6), squeeze=False)
     for ax, p in zip(axes[0], procs):
@@ -102,7 +113,7 @@ def plot_pattern(pattern, rows, out_dir, title, listing):
                         fmt=style, markersize=4, capsize=2, elinewidth=0.8, label=label)
             values += [v for _, _, lo, hi in pts for v in (lo, hi) if v > 0]
             if listing:
-                print(f"{pattern}: {p} processes: {label}: {len(pts)} points")
+                print(f"{name}: {p} processes: {label}: {len(pts)} points")
         ax.axhline(1.0, color="black", linewidth=0.8)
         ax.set_xscale("log", base=2)
         if values and max(values) / min(values) > 10:
@@ -117,9 +128,9 @@ def plot_pattern(pattern, rows, out_dir, title, listing):
         ax.set_title(f"{p} processes, {'/'.join(sorted(nodes)) or '?'} nodes")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7, loc="best")
-    fig.suptitle(title or f"nbrcoll: {pattern}", fontsize=10)
+    fig.suptitle(title or f"nbrcoll: {pattern}, MPI_{op}", fontsize=10)
     fig.tight_layout()
-    path = os.path.join(out_dir, f"{pattern}_speedup.png")
+    path = os.path.join(out_dir, f"{name}_speedup.png")
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
@@ -129,18 +140,18 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("csv", nargs="+", help="CSV files written by nbrcoll-bench --csv")
     ap.add_argument("--out", default=".", help="output directory (default: .)")
-    ap.add_argument("--title", default=None, help="figure title (default: nbrcoll: PATTERN)")
+    ap.add_argument("--title", default=None, help="figure title (default: nbrcoll: PATTERN, MPI_OP)")
     ap.add_argument("--list", action="store_true", help="also print each line drawn")
     args = ap.parse_args()
     rows = read_rows(args.csv)
     if not rows:
         sys.exit("plot.py: no rows")
     os.makedirs(args.out, exist_ok=True)
-    by_pattern = defaultdict(list)
+    by_chart = defaultdict(list)
     for r in rows:
-        by_pattern[r["pattern"]].append(r)
-    for pattern, prow in sorted(by_pattern.items()):
-        print(plot_pattern(pattern, prow, args.out, args.title, args.list))
+        by_chart[(r["pattern"], r["op"])].append(r)
+    for (pattern, op), prow in sorted(by_chart.items()):
+        print(plot_pattern(pattern, op, prow, args.out, args.title, args.list))
 
 
 if __name__ == "__main__":

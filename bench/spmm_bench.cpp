@@ -181,7 +181,15 @@ Outcome run_spmm(const Options& o, const World& w) {
     const auto block_bytes = static_cast<std::uint64_t>(max_rows * k) * sizeof(double);
     const std::string params = "matrix=" + name + ";cols=" + std::to_string(k);
     for (std::size_t i = 0; i < o.algos.size(); ++i)
-      res.rows.push_back({"spmm", params, procs, w.nodes, block_bytes, o.algos[i], sums[i], {}});
+      res.rows.push_back({"spmm",
+                          params,
+                          procs,
+                          w.nodes,
+                          block_bytes,
+                          o.algos[i],
+                          sums[i],
+                          {},
+                          op_name(Op::kAllgatherv, Mode::kBlocking)});
     progress(me, ++step, o.cols.size(), "cols " + std::to_string(k));
 
     if (k == o.cols.back()) {  // traffic at the last (largest) column count
@@ -191,7 +199,7 @@ Outcome run_spmm(const Options& o, const World& w) {
         comms.push_back(create_graph(spec));
       }
       res.traffic_block = block_bytes;
-      res.traffic = collect_traffic(o.algos, comms, w, spec.out, [&](int origin) {
+      res.traffic = collect_traffic(Op::kAllgatherv, o.algos, comms, w, spec.out, [&](int origin, std::size_t) {
         return static_cast<std::uint64_t>(l.b_rows(origin) * k) * sizeof(double);
       });
       for (MPI_Comm& g : comms) MPI_Comm_free(&g);

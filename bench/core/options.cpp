@@ -45,6 +45,9 @@ const char* usage() {
          "  --pattern file  --graph FILE             edge list, 'src dst' per line, # comments\n"
          "options:\n"
          "  --sizes SPEC      bytes per block: 4096 | 1K | 1K:64M (powers of two) | comma list (default 1K:64M)\n"
+         "  --op OP           allgather | allgatherv | alltoall | alltoallv (default allgather; rsg, moore, file)\n"
+         "  --nonblocking     MPI_Ineighbor_* + MPI_Wait, timed together\n"
+         "  --persistent      MPI_Neighbor_*_init once per size and algorithm, MPI_Start + MPI_Wait timed (MPI >= 4)\n"
          "  --algos LIST      native,linear,leader,auto (default native,linear,leader)\n"
          "  --warmup N        untimed calls per size and algorithm (default 2)\n"
          "  --iters N         timed calls per size and algorithm (default 10)\n"
@@ -61,6 +64,7 @@ const char* usage() {
 Options parse_options(const std::vector<std::string>& args) {
   Options o;
   bool sizes_given = false;
+  bool op_given = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> const std::string& {
@@ -117,7 +121,19 @@ Options parse_options(const std::vector<std::string>& args) {
       o.validate = false;
     else if (a == "--inject-fault")
       o.inject_fault = true;
-    else if (a == "--device")
+    else if (a == "--op") {
+      const auto op = parse_op(value());
+      if (!op)
+        throw std::invalid_argument("--op: expected allgather, allgatherv, alltoall or alltoallv, got '" + args[i] +
+                                    "'");
+      o.op = *op;
+      op_given = true;
+    } else if (a == "--nonblocking" || a == "--persistent") {
+      const Mode m = a == "--nonblocking" ? Mode::kNonblocking : Mode::kPersistent;
+      if (o.mode != Mode::kBlocking && o.mode != m)
+        throw std::invalid_argument("--nonblocking and --persistent: choose one");
+      o.mode = m;
+    } else if (a == "--device")
       o.device = value();
     else if (a == "--csv")
       o.csv = value();
@@ -128,10 +144,15 @@ Options parse_options(const std::vector<std::string>& args) {
       throw std::invalid_argument("unknown option '" + a + "'");
   }
   if (o.help) return o;
+  if (!o.device.empty() && (o.op != Op::kAllgather || o.mode != Mode::kBlocking))
+    throw std::invalid_argument("--device: only with --op allgather, blocking");
   if (!sizes_given) o.sizes = parse_sizes("1K:64M");
   if (o.pattern == "spmm") {
     if (o.matrix.empty()) throw std::invalid_argument("--pattern spmm needs --matrix");
     if (!o.device.empty()) throw std::invalid_argument("--device: not for --pattern spmm (host buffers only)");
+    if (op_given || o.mode != Mode::kBlocking)
+      throw std::invalid_argument(
+          "--op, --nonblocking, --persistent: not for --pattern spmm (blocking allgatherv only)");
   } else if (o.pattern == "file") {
     if (o.graph.empty()) throw std::invalid_argument("--pattern file needs --graph");
   } else if (o.pattern != "rsg" && o.pattern != "moore") {

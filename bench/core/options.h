@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "exchange.h"
+
 namespace nbrbench {
 
 struct Options {
@@ -28,6 +30,8 @@ struct Options {
   bool help = false;
   bool inject_fault = false;  // tests only: corrupt one received byte
   std::string device;         // device backend plugin: buffers in device memory (rsg, moore, file)
+  Op op = Op::kAllgather;     // rsg, moore, file (spmm: its own allgatherv)
+  Mode mode = Mode::kBlocking;
 };
 
 // Throws std::invalid_argument with a message for the user.

@@ -10,11 +10,11 @@
 namespace nbrbench {
 
 void compute_speedups(std::vector<Row>& rows) {
-  std::map<std::tuple<std::string, std::string, std::uint64_t>, double> native;
+  std::map<std::tuple<std::string, std::string, std::string, std::uint64_t>, double> native;
   for (const Row& r : rows)
-    if (r.algo == "native") native[{r.pattern, r.params, r.size_bytes}] = r.us.median;
+    if (r.algo == "native") native[{r.pattern, r.params, r.op, r.size_bytes}] = r.us.median;
   for (Row& r : rows) {
-    auto it = native.find({r.pattern, r.params, r.size_bytes});
+    auto it = native.find({r.pattern, r.params, r.op, r.size_bytes});
     if (it != native.end() && r.us.median > 0.0) r.speedup = it->second / r.us.median;
   }
 }
@@ -67,7 +67,8 @@ void write_csv_rows(std::ostream& out, const std::vector<Row>& rows, const RunIn
   for (const Row& r : rows) {
     out << csv_quote(r.pattern) << ',' << csv_quote(r.params) << ',' << r.procs << ',' << r.nodes << ',' << r.size_bytes
         << ',' << csv_quote(r.algo) << ',' << fmt("%.3f", r.us.median) << ',' << fmt("%.3f", r.us.min) << ','
-        << fmt("%.3f", r.us.max) << ',' << (r.speedup ? fmt("%.4f", *r.speedup) : std::string()) << tail << '\n';
+        << fmt("%.3f", r.us.max) << ',' << (r.speedup ? fmt("%.4f", *r.speedup) : std::string()) << tail << ','
+        << csv_quote(r.op) << '\n';
   }
 }
 

@@ -22,10 +22,11 @@ struct Row {
   std::string algo;
   Summary us;
   std::optional<double> speedup;  // native median / this median
+  std::string op;                 // "neighbor_allgather", "ineighbor_alltoallv", ... (core/exchange.h op_name)
 };
 
 // Sets `speedup` of every row that has a "native" row with the same
-// pattern, params and size.
+// pattern, params, op and size.
 void compute_speedups(std::vector<Row>& rows);
 
 // What one nbrcoll-bench run was made on: the same for all its rows, and
@@ -44,10 +45,11 @@ struct RunInfo {
 // the first line's words before the first version-like word, and that word.
 std::pair<std::string, std::string> mpi_name_and_version(const std::string& library_version);
 
-// The first ten columns are those of earlier versions; text fields are quoted.
+// The first ten columns are those of earlier versions, the first sixteen
+// those of versions before `op`; text fields are quoted.
 inline constexpr const char* kCsvHeader =
     "pattern,params,procs,nodes,size_bytes,algo,median_us,min_us,max_us,speedup_vs_native,"
-    "iters,node_kind,topology,mpi,mpi_version,nbrcoll_version";
+    "iters,node_kind,topology,mpi,mpi_version,nbrcoll_version,op";
 void write_csv_rows(std::ostream& out, const std::vector<Row>& rows, const RunInfo& run);
 // RFC 4180: in double quotes, a double quote inside doubled.
 std::string csv_quote(const std::string& field);

@@ -1,8 +1,15 @@
 # cmake -DRUN=mpiexec -DARGS="-n;2;...;nbrcoll-bench;..." -DCSV=file -DMPI_NAME=.. -DMPI_VERSION=.. -DVERSION=..
-#       -P csv_check.cmake
-# Runs nbrcoll-bench with --csv and checks the header and that each row
-# carries the run's iterations, node kind, topology, MPI and versions, text
-# fields quoted.
+#       [-DNP=2] [-DOP=neighbor_allgather] -P csv_check.cmake
+# Runs nbrcoll-bench (rsg, density 1, sizes 1K and 2K, NP ranks on NP
+# emulated nodes) with --csv and checks the header and that each row
+# carries the run's iterations, node kind, topology, MPI, versions and op,
+# text fields quoted. The run itself validates every received byte.
+if(NOT DEFINED NP)
+  set(NP 2)
+endif()
+if(NOT DEFINED OP)
+  set(OP neighbor_allgather)
+endif()
 file(REMOVE "${CSV}")
 execute_process(COMMAND ${RUN} ${ARGS} --csv ${CSV} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
@@ -14,7 +21,7 @@ if(NOT err MATCHES "nbrcoll-bench: 1/2 size 1K done .*nbrcoll-bench: 2/2 size 2K
 endif()
 file(STRINGS "${CSV}" lines)
 list(GET lines 0 header)
-set(want "pattern,params,procs,nodes,size_bytes,algo,median_us,min_us,max_us,speedup_vs_native,iters,node_kind,topology,mpi,mpi_version,nbrcoll_version")
+set(want "pattern,params,procs,nodes,size_bytes,algo,median_us,min_us,max_us,speedup_vs_native,iters,node_kind,topology,mpi,mpi_version,nbrcoll_version,op")
 if(NOT header STREQUAL want)
   message(FATAL_ERROR "header is '${header}', expected '${want}'")
 endif()
@@ -22,7 +29,7 @@ list(LENGTH lines n)
 if(NOT n EQUAL 7)
   message(FATAL_ERROR "expected 6 rows (2 sizes x 3 algorithms), got:\n${lines}")
 endif()
-set(tail ",3,\"emulated\",\"model:frontier\",\"${MPI_NAME}\",\"${MPI_VERSION}\",\"${VERSION}\"")
+set(tail ",3,\"emulated\",\"model:frontier\",\"${MPI_NAME}\",\"${MPI_VERSION}\",\"${VERSION}\",\"${OP}\"")
 foreach(line IN LISTS lines)
   if(line STREQUAL header)
     continue()
@@ -31,7 +38,7 @@ foreach(line IN LISTS lines)
   string(LENGTH "${line}" ll)
   math(EXPR at "${ll} - ${tl}")
   string(SUBSTRING "${line}" ${at} -1 got)
-  if(NOT line MATCHES "^\"rsg\",\"density=1;[^\"]*\",2,2,(1024|2048),\"(native|linear|leader)\"," OR NOT got STREQUAL tail)
+  if(NOT line MATCHES "^\"rsg\",\"density=1;[^\"]*\",${NP},${NP},(1024|2048),\"(native|linear|leader)\"," OR NOT got STREQUAL tail)
     message(FATAL_ERROR "row '${line}' does not carry '${tail}' or the expected first columns")
   endif()
 endforeach()

@@ -79,22 +79,39 @@ TEST(Options, PatternsAndErrors) {
   EXPECT_THROW(parse_options({"--pattern", "rsg", "--bogus"}), std::invalid_argument);
 }
 
+TEST(Options, OpsAndModes) {
+  const Options plain = parse_options({"--pattern", "rsg"});
+  EXPECT_EQ(plain.op, Op::kAllgather);
+  EXPECT_EQ(plain.mode, Mode::kBlocking);
+  const Options o = parse_options({"--pattern", "moore", "--op", "alltoallv", "--nonblocking"});
+  EXPECT_EQ(o.op, Op::kAlltoallv);
+  EXPECT_EQ(o.mode, Mode::kNonblocking);
+  EXPECT_EQ(parse_options({"--pattern", "rsg", "--persistent"}).mode, Mode::kPersistent);
+  EXPECT_THROW(parse_options({"--pattern", "rsg", "--op", "reduce"}), std::invalid_argument);
+  EXPECT_THROW(parse_options({"--pattern", "rsg", "--nonblocking", "--persistent"}), std::invalid_argument);
+  EXPECT_THROW(parse_options({"--pattern", "spmm", "--matrix", "gen:ccc:3", "--op", "allgatherv"}),
+               std::invalid_argument);
+  EXPECT_THROW(parse_options({"--pattern", "rsg", "--device", "x.so", "--op", "alltoall"}), std::invalid_argument);
+}
+
 TEST(Report, SpeedupsAndCsvColumns) {
-  std::vector<Row> rows{{"rsg", "density=0.6;seed=1", 16, 2, 1024, "native", {100, 90, 120}, {}},
-                        {"rsg", "density=0.6;seed=1", 16, 2, 1024, "leader", {50, 40, 60}, {}},
-                        {"rsg", "density=0.6;seed=1", 16, 2, 2048, "leader", {50, 40, 60}, {}}};
+  std::vector<Row> rows{{"rsg", "density=0.6;seed=1", 16, 2, 1024, "native", {100, 90, 120}, {}, "neighbor_allgather"},
+                        {"rsg", "density=0.6;seed=1", 16, 2, 1024, "leader", {50, 40, 60}, {}, "neighbor_allgather"},
+                        {"rsg", "density=0.6;seed=1", 16, 2, 2048, "leader", {50, 40, 60}, {}, "neighbor_allgather"},
+                        {"rsg", "density=0.6;seed=1", 16, 2, 1024, "leader", {50, 40, 60}, {}, "neighbor_alltoall"}};
   compute_speedups(rows);
   ASSERT_TRUE(rows[1].speedup.has_value());
   EXPECT_DOUBLE_EQ(*rows[1].speedup, 2.0);
   EXPECT_FALSE(rows[2].speedup.has_value());
+  EXPECT_FALSE(rows[3].speedup.has_value());  // native of another op does not count
   std::ostringstream csv;
   write_csv_rows(csv, rows, {10, "emulated", "frontier", "Open MPI", "4.1.4", "0.1.0"});
   EXPECT_EQ(csv.str().substr(0, csv.str().find('\n')),
             "\"rsg\",\"density=0.6;seed=1\",16,2,1024,\"native\",100.000,90.000,120.000,1.0000,10,\"emulated\","
-            "\"frontier\",\"Open MPI\",\"4.1.4\",\"0.1.0\"");
+            "\"frontier\",\"Open MPI\",\"4.1.4\",\"0.1.0\",\"neighbor_allgather\"");
   EXPECT_EQ(std::string(kCsvHeader),
             "pattern,params,procs,nodes,size_bytes,algo,median_us,min_us,max_us,speedup_vs_native,"
-            "iters,node_kind,topology,mpi,mpi_version,nbrcoll_version");
+            "iters,node_kind,topology,mpi,mpi_version,nbrcoll_version,op");
   std::ostringstream table;
   print_timing_table(table, rows);
   EXPECT_NE(table.str().find("2.00x"), std::string::npos);

@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
 # plot_check.sh PYTHON PLOT_PY WORK_DIR
-# bench/plot.py: rows of two MPIs make two lines (never one), a CSV of an
-# earlier version (no run columns) still plots, and without matplotlib it
-# says so in one clear line.
+# bench/plot.py: rows of two MPIs make two lines (never one), rows of two
+# ops two charts, CSVs of earlier versions (no op column; no run columns)
+# still plot, and without matplotlib it says so in one clear line.
 set -euo pipefail
 py=$1 plot=$2 work=$3
 rm -rf "$work"
 mkdir -p "$work"
 head='pattern,params,procs,nodes,size_bytes,algo,median_us,min_us,max_us,speedup_vs_native'
 run=',iters,node_kind,topology,mpi,mpi_version,nbrcoll_version'
-{
-  echo "$head$run"
-  for mpi in '"Open MPI","4.1.4"' '"MPICH","4.0.2"'; do
-    for size in 1024 2048; do
-      echo "\"rsg\",\"density=0.6;seed=1\",16,2,$size,\"native\",100.0,90.0,120.0,1.0000,10,\"real\",\"frontier\",$mpi,\"0.1.0\""
-      echo "\"rsg\",\"density=0.6;seed=1\",16,2,$size,\"leader\",50.0,40.0,60.0,2.0000,10,\"real\",\"frontier\",$mpi,\"0.1.0\""
+# rows MPI_FIELDS ALGO [EXTRA]: native and ALGO (speed-up 2) at 1K and 2K,
+# EXTRA appended to each row (the op column).
+rows() {
+  for size in 1024 2048; do
+    for t in native,100.0,90.0,120.0,1.0000 "$2",50.0,40.0,60.0,2.0000; do
+      echo "\"rsg\",\"density=0.6;seed=1\",16,2,$size,\"${t%%,*}\",${t#*,},10,\"real\",\"frontier\",$1,\"0.1.0\"${3:-}"
     done
   done
+}
+{
+  echo "$head$run"
+  for mpi in '"Open MPI","4.1.4"' '"MPICH","4.0.2"'; do rows "$mpi" leader; done
 } >"$work/two.csv"
 out=$("$py" "$plot" --list --out "$work" "$work/two.csv")
 echo "$out"
@@ -24,6 +28,17 @@ grep -q 'leader density=0.6 seed=1 \[MPICH 4.0.2, real nodes, frontier\]: 2 poin
 grep -q 'leader density=0.6 seed=1 \[Open MPI 4.1.4, real nodes, frontier\]: 2 points' <<<"$out"
 [[ $(grep -c ': 2 points' <<<"$out") == 2 ]]
 [[ -s "$work/rsg_speedup.png" ]]
+
+# The op column: each op a chart of its own, the pattern's own op keeps the old name.
+{
+  echo "$head$run,op"
+  for op in neighbor_allgather ineighbor_alltoallv; do rows '"MPICH","4.0.2"' linear ",\"$op\""; done
+} >"$work/ops.csv"
+out=$("$py" "$plot" --list --out "$work/ops" "$work/ops.csv")
+echo "$out"
+grep -q '^rsg: 16 processes: linear density=0.6 seed=1 \[MPICH 4.0.2, real nodes, frontier\]: 2 points$' <<<"$out"
+grep -q '^rsg_ineighbor_alltoallv: 16 processes: linear density=0.6 seed=1 \[MPICH 4.0.2, real nodes, frontier\]: 2 points$' <<<"$out"
+[[ -s "$work/ops/rsg_speedup.png" && -s "$work/ops/rsg_ineighbor_alltoallv_speedup.png" ]]
 
 # An earlier version's file: no run columns, unquoted.
 {

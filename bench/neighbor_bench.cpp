@@ -1,0 +1,153 @@
+// The graph patterns (rsg, moore, file): one neighbourhood collective
+// (--op, --nonblocking / --persistent) per size and algorithm, every
+// received byte checked after each call.
+#include <algorithm>
+#include <climits>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+
+#include "core/exchange.h"
+#include "core/fill.h"
+#include "core/sizes.h"
+#include "device_buffers.h"
+#include "harness.h"
+#include "nbrcoll_hooks.h"
+#include "neighbor_call.h"
+#include "patterns.h"
+
+namespace nbrbench {
+
+namespace {
+
+constexpr std::size_t kGuard = 64;  // guard bytes around the receive blocks (and between them for the v-variants)
+
+}  // namespace
+
+std::vector<TrafficRow> collect_traffic(Op op, const std::vector<std::string>& algos,
+                                        const std::vector<MPI_Comm>& comms, const World& w, const std::vector<int>& out,
+                                        const EdgeBytes& bytes_of) {
+  std::vector<TrafficRow> rows;
+  for (std::size_t a = 0; a < algos.size(); ++a) {
+    std::optional<Traffic> mine;
+    if (algos[a] == "native")
+      mine = native_traffic(
+          comms[a], w.rank, out, [&](std::size_t j) { return bytes_of(w.rank, j); }, w.node_of);
+    else if (per_edge(op))
+      mine = alltoall_plan_traffic(comms[a], algos[a], bytes_of);
+    else
+      mine = plan_traffic(comms[a], algos[a] == "auto" ? "leader" : algos[a],
+                          [&](int origin) { return bytes_of(origin, 0); });
+    TrafficRow r{algos[a], {}, {}, "n/a (nbrcoll exposes no alltoall plan traffic)"};
+    if (mine) {  // the same on every rank: the reduction is collective
+      const Traffic sum = reduce_traffic(*mine, MPI_COMM_WORLD);
+      r = {algos[a], sum.messages, sum.bytes, sum.have ? "" : "(nbrcoll holds no plan)"};
+    }
+    if (algos[a] == "auto" && !per_edge(op)) r.algo = "auto(leader plan)";
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+Outcome run_neighbor(const Options& o, const World& w, const Graph& g) {
+  if (g.n != w.procs)
+    throw std::runtime_error("graph has " + std::to_string(g.n) + " vertices for " + std::to_string(w.procs) +
+                             " ranks");
+  const std::string op = op_name(o.op, o.mode);
+  Outcome res;
+  {
+    std::ostringstream d;
+    d << o.pattern << " (" << params_string(o) << "), " << w.procs << " procs, " << w.nodes << " nodes"
+      << (w.emulated ? " (emulated)" : "") << ", " << g.edges() << " edges, MPI_" << op;
+    if (o.op == Op::kAllgatherv || o.op == Op::kAlltoallv) d << " (blocks of 1/4 to 4/4 of the size, per edge)";
+    res.description = d.str();
+  }
+  std::optional<DeviceBuffers> dev;
+  bool staged_native = false;
+  if (!o.device.empty()) {  // allgather, blocking only (parse_options)
+    dev.emplace(o.device, w.rank);
+    staged_native = !mpi_takes_device_memory(dev->backend());
+    res.description += std::string(", device buffers (") + dev->backend().name + "); native = " +
+                       (staged_native ? "PMPI on host copies, copies timed" : "PMPI on the device buffers");
+  }
+  const auto me = static_cast<std::size_t>(w.rank);
+  GraphSpec spec{g.in[me], g.out[me]};
+  std::vector<MPI_Comm> comms;
+  for (const auto& a : o.algos) {
+    select_algo(a);
+    comms.push_back(create_graph(spec));
+  }
+
+  Checker chk;
+  std::uint64_t call = 1;
+  std::size_t step = 0;
+  for (const std::uint64_t size : o.sizes) {
+    if (size > static_cast<std::uint64_t>(INT_MAX)) throw std::runtime_error("block size above INT_MAX bytes");
+    const Exchange ex = layout_exchange(o.op, g, w.rank, size, kGuard);
+    std::vector<std::uint8_t> send(std::max<std::size_t>(ex.send_bytes, 1));  // data() never null
+    std::vector<std::uint8_t> recv(ex.recv_bytes, kGuardByte);
+    auto fill = [&](std::uint64_t c) {
+      for (const Block& b : ex.send) fill_block(send.data() + b.offset, b.bytes, b.key, c);
+    };
+    if (!o.validate) fill(0);
+    // Device mode: the same bytes in device memory; host vectors stay the staging and checking side.
+    std::optional<DeviceBlock> dsend;
+    std::optional<DeviceBlock> drecv;
+    if (dev) {
+      dsend.emplace(*dev, ex.send_bytes);
+      drecv.emplace(*dev, recv.size());
+      dsend->upload(send.data(), ex.send_bytes);
+      drecv->upload(recv.data(), recv.size());
+    }
+    // One call object per algorithm, made with it selected (persistent: the
+    // request is initialised then); freed before the buffers.
+    std::vector<std::unique_ptr<NeighborCall>> calls;
+    for (std::size_t a = 0; a < o.algos.size(); ++a) {
+      select_algo(o.algos[a]);
+      calls.push_back(std::make_unique<NeighborCall>(o.op, o.mode, ex, dev ? dsend->data() : send.data(),
+                                                     dev ? drecv->data() : recv.data(), comms[a]));
+    }
+    CallSteps steps;
+    if (o.validate) {
+      steps.prepare = [&](std::size_t, std::uint64_t c) {
+        fill(c);
+        if (dsend) dsend->upload(send.data(), ex.send_bytes);
+      };
+      steps.check = [&](std::size_t a, std::uint64_t c) {
+        if (drecv) drecv->download(recv.data(), recv.size());
+        if (o.inject_fault && w.rank == w.procs - 1 && !ex.recv.empty() && ex.recv[0].bytes > 0)
+          recv[ex.recv[0].offset + ex.recv[0].bytes / 2] ^= 0x40;
+        if (const auto bad = check_received(recv.data(), ex, c))
+          chk.fail(o.algos[a] + " size " + std::to_string(size) + " call " + std::to_string(c) + ": " + *bad);
+      };
+    }
+    steps.run = [&](std::size_t a) {
+      if (dev && o.algos[a] == "native" && staged_native) {
+        // What an application does when its MPI cannot take device memory.
+        const int block = static_cast<int>(size);
+        dsend->download(send.data(), ex.send_bytes);
+        PMPI_Neighbor_allgather(send.data(), block, MPI_BYTE, recv.data() + kGuard, block, MPI_BYTE, comms[a]);
+        drecv->upload(recv.data() + kGuard, recv.size() - 2 * kGuard, kGuard);
+      } else {
+        calls[a]->run();
+      }
+    };
+    const auto sums = time_interleaved(o.algos, o.warmup, o.iters, call, steps);
+    for (std::size_t a = 0; a < o.algos.size(); ++a)
+      res.rows.push_back({o.pattern, params_string(o), w.procs, w.nodes, size, o.algos[a], sums[a], {}, op});
+    progress(w.rank, ++step, o.sizes.size(), "size " + format_size(size));
+  }
+  res.failed = report_failures(chk, w.rank);
+  compute_speedups(res.rows);
+
+  res.traffic_block = o.sizes.empty() ? 0 : o.sizes.back();
+  res.traffic = collect_traffic(o.op, o.algos, comms, w, spec.out, [&](int origin, std::size_t j) {
+    return block_bytes(o.op, res.traffic_block, origin, j);
+  });
+  for (MPI_Comm& c : comms) MPI_Comm_free(&c);
+  res.create = time_creation(o.algos, o.create_reps, spec);
+  return res;
+}
+
+}  // namespace nbrbench
