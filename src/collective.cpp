@@ -14,6 +14,7 @@
 #include "executor.h"
 #include "log.h"
 #include "operation.h"
+#include "persistent.h"
 #include "progress.h"
 #include "watchdog.h"
 
@@ -21,11 +22,13 @@ namespace nbrcoll {
 
 namespace {
 
-const char* mpi_name(Kind kind, bool nonblocking) {
-  static const char* const names[2][4] = {
+const char* mpi_name(Kind kind, Mode mode) {
+  static const char* const names[3][4] = {
       {"MPI_Neighbor_allgather", "MPI_Neighbor_allgatherv", "MPI_Neighbor_alltoall", "MPI_Neighbor_alltoallv"},
-      {"MPI_Ineighbor_allgather", "MPI_Ineighbor_allgatherv", "MPI_Ineighbor_alltoall", "MPI_Ineighbor_alltoallv"}};
-  return names[nonblocking ? 1 : 0][static_cast<int>(kind)];
+      {"MPI_Ineighbor_allgather", "MPI_Ineighbor_allgatherv", "MPI_Ineighbor_alltoall", "MPI_Ineighbor_alltoallv"},
+      {"MPI_Neighbor_allgather_init", "MPI_Neighbor_allgatherv_init", "MPI_Neighbor_alltoall_init",
+       "MPI_Neighbor_alltoallv_init"}};
+  return names[static_cast<int>(mode)][static_cast<int>(kind)];
 }
 
 int to_pmpi(const UserCall& c) {
@@ -61,6 +64,26 @@ int to_pmpi(const UserCall& c, MPI_Request* r) {
   }
   return MPI_ERR_INTERN;
 }
+
+#if MPI_VERSION >= 4
+int to_pmpi(const UserCall& c, MPI_Info info, MPI_Request* r) {
+  switch (c.kind) {
+    case Kind::kAllgather:
+      return PMPI_Neighbor_allgather_init(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype,
+                                          c.comm, info, r);
+    case Kind::kAllgatherv:
+      return PMPI_Neighbor_allgatherv_init(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcounts, c.rdispls,
+                                           c.recvtype, c.comm, info, r);
+    case Kind::kAlltoall:
+      return PMPI_Neighbor_alltoall_init(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype,
+                                         c.comm, info, r);
+    case Kind::kAlltoallv:
+      return PMPI_Neighbor_alltoallv_init(c.sendbuf, c.sendcounts, c.sdispls, c.sendtype, c.recvbuf, c.recvcounts,
+                                          c.rdispls, c.recvtype, c.comm, info, r);
+  }
+  return MPI_ERR_INTERN;
+}
+#endif
 
 // A null buffer is MPI_BOTTOM: valid when the datatype holds absolute
 // addresses (its true lower bound is not 0), an error otherwise.
@@ -279,18 +302,18 @@ int device_process_call(const UserCall& c, const GraphInfo& info, CallScratch& s
 // ---- calls in a host-only process: no agreement at all ---------------------
 
 // Every entry point once, at NBRCOLL_DEBUG=info: proof that nbrcoll took it.
-void log_taken_once(Kind kind, bool nonblocking) {
+void log_taken_once(Kind kind, Mode mode) {
   static std::atomic<unsigned> seen{0};
-  const unsigned bit = 1U << (static_cast<unsigned>(kind) + (nonblocking ? 4U : 0U));
+  const unsigned bit = 1U << (static_cast<unsigned>(kind) + 4U * static_cast<unsigned>(mode));
   if (!log_enabled(LogLevel::kInfo) || (seen.fetch_or(bit) & bit) != 0) return;
-  log(LogLevel::kInfo, "nbrcoll takes %s", mpi_name(kind, nonblocking));
+  log(LogLevel::kInfo, "nbrcoll takes %s", mpi_name(kind, mode));
 }
 
 void trace_call(const CommState& state, const char* name, const char* why, const CallScratch& s) {
   std::size_t leader = 0;
   for (const algos::Variant v : s.choice) leader += v == algos::Variant::kLeader ? 1 : 0;
   log(LogLevel::kTrace, "%s #%llu: own block %llu B; %zu of %zu blocks by leader, the rest by linear (%s)", name,
-      static_cast<unsigned long long>(state.calls), static_cast<unsigned long long>(s.layout.send_bytes()), leader,
+      static_cast<unsigned long long>(state.sequence->calls), static_cast<unsigned long long>(s.layout.send_bytes()), leader,
       s.choice.size(), why);
 }
 
@@ -322,13 +345,13 @@ bool take(const UserCall& c, CallArgs& args, Setup& out) {
 // stay linear: a leader forwards only inside an MPI call nbrcoll sees, and
 // a rank blocked elsewhere in the MPI would stall its peers. Alltoall plans
 // are linear only.
-const char* choose(const UserCall& c, const Setup& setup, bool nonblocking, const RunnablePlan& plan,
+const char* choose(const UserCall& c, const Setup& setup, Mode mode, const RunnablePlan& plan,
                    CallScratch& s) {
   const GraphInfo& info = *setup.state->info;
   const Algo algo = effective_algo();
-  if (c.alltoall() || algo == Algo::kLinear || (algo == Algo::kAuto && nonblocking)) {
+  if (c.alltoall() || algo == Algo::kLinear || (algo == Algo::kAuto && mode != Mode::kBlocking)) {
     choose_variants(plan, s.layout, false, algos::Variant::kLinear, 0, s.choice);
-    return c.alltoall() ? "alltoall: linear" : algo == Algo::kLinear ? "NBRCOLL_ALGO" : "auto, nonblocking: linear";
+    return c.alltoall() ? "alltoall: linear" : algo == Algo::kLinear ? "NBRCOLL_ALGO" : "auto, nonblocking or persistent: linear";
   }
   if (algo == Algo::kLeader) {
     choose_variants(plan, s.layout, false, algos::Variant::kLeader, 0, s.choice);
@@ -340,21 +363,8 @@ const char* choose(const UserCall& c, const Setup& setup, bool nonblocking, cons
   return one_node ? "auto, one node: linear" : "auto: leader for blocks >= NBRCOLL_THRESHOLD";
 }
 
-// The tag window of the next call on `state`; a call still in flight in
-// that window ends first.
-int next_window(CommState& state) {
-  const GraphInfo& info = *state.info;
-  const auto w = static_cast<std::size_t>(state.calls % static_cast<std::uint64_t>(info.tag_windows));
-  state.window.resize(static_cast<std::size_t>(info.tag_windows));
-  if (const std::shared_ptr<Operation>& previous = state.window[w]; previous && !previous->done()) {
-    wait_tracked(*previous);
-  }
-  state.window[w].reset();
-  return static_cast<int>(w) * info.tag_stride;
-}
-
-void report_error(const UserCall& c, bool nonblocking, int rc) {
-  log(LogLevel::kInfo, "%s failed with MPI error %d", mpi_name(c.kind, nonblocking), rc);
+void report_error(const UserCall& c, Mode mode, int rc) {
+  log(LogLevel::kInfo, "%s failed with MPI error %d", mpi_name(c.kind, mode), rc);
   PMPI_Comm_call_errhandler(c.comm, rc);
 }
 
@@ -367,17 +377,16 @@ int neighbor_collective(const UserCall& c) {
   if (scratch == nullptr || !take(c, scratch->args, setup)) return to_pmpi(c);
   // Device buffers: allgather only, through the per-call agreement.
   if (setup.device && c.alltoall()) return to_pmpi(c);
-  log_taken_once(c.kind, false);
+  log_taken_once(c.kind, Mode::kBlocking);
   const GraphInfo& info = *state->info;
   const RunnablePlan& plan = c.alltoall() ? info.alltoall : info.plan;
   CallScratch& s = *scratch;
-  const int tag_offset = next_window(*state);
-  ++state->calls;
-  const WatchedCall watched(mpi_name(c.kind, false), state->calls, info);
+  const int tag_offset = begin_call(*state->sequence, info);
+  const WatchedCall watched(mpi_name(c.kind, Mode::kBlocking), state->sequence->calls, info);
   int rc = s.layout.measure(s.args, info.in);
   if (rc == MPI_SUCCESS) {
-    const char* why = choose(c, setup, false, plan, s);
-    if (log_enabled(LogLevel::kTrace)) trace_call(*state, mpi_name(c.kind, false), why, s);
+    const char* why = choose(c, setup, Mode::kBlocking, plan, s);
+    if (log_enabled(LogLevel::kTrace)) trace_call(*state, mpi_name(c.kind, Mode::kBlocking), why, s);
     if (setup.device) {
       rc = device_process_call(c, info, s, setup.comm);
       if (rc == -1) return to_pmpi(c);
@@ -389,7 +398,7 @@ int neighbor_collective(const UserCall& c) {
       rc = op.error();
     }
   }
-  if (rc != MPI_SUCCESS) report_error(c, false, rc);
+  if (rc != MPI_SUCCESS) report_error(c, Mode::kBlocking, rc);
   return rc;
 }
 
@@ -397,28 +406,53 @@ int ineighbor_collective(const UserCall& c, MPI_Request* request) {
   Setup setup;
   auto owned = std::make_unique<CallScratch>();
   if (request == nullptr || !take(c, owned->args, setup) || setup.device) return to_pmpi(c, request);
-  log_taken_once(c.kind, true);
+  log_taken_once(c.kind, Mode::kNonblocking);
   CommState& state = *setup.state;
   const GraphInfo& info = *state.info;
   const RunnablePlan& plan = c.alltoall() ? info.alltoall : info.plan;
-  const int tag_offset = next_window(state);
-  ++state.calls;
+  const int tag_offset = begin_call(*state.sequence, info);
   auto op = std::make_shared<Operation>(state.info, plan, state.own, tag_offset, std::move(owned));
   CallScratch& s = op->scratch();
   int rc = s.layout.measure(s.args, info.in);
   if (rc != MPI_SUCCESS) {
     // Type queries fail the same way on every rank of a correct program.
-    report_error(c, true, rc);
+    report_error(c, Mode::kNonblocking, rc);
     return rc;
   }
-  const char* why = choose(c, setup, true, plan, s);
-  if (log_enabled(LogLevel::kTrace)) trace_call(state, mpi_name(c.kind, true), why, s);
+  const char* why = choose(c, setup, Mode::kNonblocking, plan, s);
+  if (log_enabled(LogLevel::kTrace)) trace_call(state, mpi_name(c.kind, Mode::kNonblocking), why, s);
   op->prepare();
   op->start();
-  state.window[static_cast<std::size_t>(tag_offset / info.tag_stride)] = op;
+  remember_in_flight(*state.sequence, info, tag_offset, op);
   rc = track(op, request);
-  if (rc != MPI_SUCCESS) report_error(c, true, rc);
+  if (rc != MPI_SUCCESS) report_error(c, Mode::kNonblocking, rc);
   return rc;
 }
+
+#if MPI_VERSION >= 4
+// Everything but the packing of the send data is done here, once: the
+// arguments, block sizes and variants hold for every start.
+int neighbor_collective_init(const UserCall& c, MPI_Info mpi_info, MPI_Request* request) {
+  Setup setup;
+  auto call = std::make_shared<PersistentCall>();
+  if (request == nullptr || !take(c, call->scratch.args, setup) || setup.device) return to_pmpi(c, mpi_info, request);
+  log_taken_once(c.kind, Mode::kPersistent);
+  CommState& state = *setup.state;
+  const GraphInfo& info = *state.info;
+  call->info = state.info;
+  call->plan = c.alltoall() ? &info.alltoall : &info.plan;
+  call->comm = state.own;
+  call->sequence = state.sequence;
+  CallScratch& s = call->scratch;
+  int rc = s.layout.measure(s.args, info.in);
+  if (rc == MPI_SUCCESS) {
+    const char* why = choose(c, setup, Mode::kPersistent, *call->plan, s);
+    if (log_enabled(LogLevel::kTrace)) trace_call(state, mpi_name(c.kind, Mode::kPersistent), why, s);
+    rc = register_persistent(std::move(call), request);
+  }
+  if (rc != MPI_SUCCESS) report_error(c, Mode::kPersistent, rc);
+  return rc;
+}
+#endif
 
 }  // namespace nbrcoll

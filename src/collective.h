@@ -11,6 +11,7 @@
 namespace nbrcoll {
 
 enum class Kind : std::uint8_t { kAllgather, kAllgatherv, kAlltoall, kAlltoallv };
+enum class Mode : std::uint8_t { kBlocking, kNonblocking, kPersistent };
 
 // The call as the user made it. Counts and displacement arrays are null
 // where the kind has none (allgather: all four; allgatherv: the send ones;
@@ -36,5 +37,9 @@ struct UserCall {
 int neighbor_collective(const UserCall& call);
 // MPI_Ineighbor_<kind>.
 int ineighbor_collective(const UserCall& call, MPI_Request* request);
+#if MPI_VERSION >= 4
+// MPI_Neighbor_<kind>_init (MPI 4): started by MPI_Start (persistent.h).
+int neighbor_collective_init(const UserCall& call, MPI_Info info, MPI_Request* request);
+#endif
 
 }  // namespace nbrcoll

@@ -15,7 +15,7 @@ int g_keyval = MPI_KEYVAL_INVALID;
 // communicator, an idup of the original's, completed on its first call.
 int copy_state(MPI_Comm, int, void*, void* attribute_val_in, void* attribute_val_out, int* flag) {
   auto* from = static_cast<CommState*>(attribute_val_in);
-  auto* copy = new (std::nothrow) CommState{from->info, nullptr, from->own, MPI_REQUEST_NULL, 0, {}, {}};
+  auto* copy = new (std::nothrow) CommState{from->info, nullptr, from->own, MPI_REQUEST_NULL, std::make_shared<CallSequence>(), {}};
   *flag = 0;
   if (copy == nullptr) return MPI_SUCCESS;
   MPI_Comm dup = MPI_COMM_NULL;
@@ -76,7 +76,8 @@ int attach_state(MPI_Comm graph_comm, std::shared_ptr<const GraphInfo> info, MPI
   if (rc != MPI_SUCCESS) return rc;
   PMPI_Comm_set_errhandler(private_comm, MPI_ERRORS_RETURN);
   auto* state =
-      new CommState{std::move(info), std::make_shared<OwnedComm>(private_comm), nullptr, MPI_REQUEST_NULL, 0, {}, {}};
+      new CommState{std::move(info), std::make_shared<OwnedComm>(private_comm), nullptr, MPI_REQUEST_NULL,
+                    std::make_shared<CallSequence>(), {}};
   const int set = PMPI_Comm_set_attr(graph_comm, g_keyval, state);
   if (set != MPI_SUCCESS) {
     state->own->comm = MPI_COMM_NULL;  // the caller frees it

@@ -43,6 +43,15 @@ inline constexpr int kMaxTagWindows = 64;
 
 class Operation;
 
+// The calls of one communicator handle, in the order every rank makes them
+// (as MPI requires of collectives): call n uses tag window n mod tag_windows.
+struct CallSequence {
+  std::uint64_t calls = 0;
+  // Per tag window: the call in flight that used it last (a new call in the
+  // same window waits for it first).
+  std::vector<std::shared_ptr<Operation>> window;
+};
+
 // What one call needs besides the plan, kept between calls so that a call
 // allocates nothing once sizes have been seen (one call at a time per
 // communicator handle, as MPI requires of collectives).
@@ -73,11 +82,8 @@ struct CommState {
   std::shared_ptr<OwnedComm> own;                  // this handle's private communicator
   std::shared_ptr<OwnedComm> idup_source;          // what our pending idup reads, kept alive with us
   MPI_Request private_pending = MPI_REQUEST_NULL;  // the idup of a duplicate, not yet completed
-  std::uint64_t calls = 0;                         // calls on this handle (tag windows, diagnostics)
+  std::shared_ptr<CallSequence> sequence;          // calls on this handle (persistent requests share it)
   CallScratch scratch;
-  // Per tag window: the nonblocking call that used it last (a new call in
-  // the same window waits for it first).
-  std::vector<std::shared_ptr<Operation>> window;
 };
 
 // Attach freshly built state and its private communicator to `graph_comm`

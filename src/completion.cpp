@@ -6,6 +6,7 @@
 // and a test advances every call once before testing.
 #include <mpi.h>
 
+#include "persistent.h"
 #include "progress.h"
 
 using nbrcoll::Backoff;
@@ -81,6 +82,9 @@ int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
 // Freeing the request of a call in flight: the call still runs to its end
 // (its peers need this rank's part); the request is freed then.
 int MPI_Request_free(MPI_Request* request) {
+#if MPI_VERSION >= 4
+  if (request != nullptr && nbrcoll::persistent_calls_exist() && nbrcoll::free_persistent(request)) return MPI_SUCCESS;
+#endif
   if (request != nullptr && calls_in_flight() && nbrcoll::orphan(*request)) {
     *request = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
@@ -94,6 +98,23 @@ int MPI_Cancel(MPI_Request* request) {
   if (request != nullptr && calls_in_flight() && nbrcoll::in_flight(*request)) return nbrcoll::collective_cancel_answer();
   return PMPI_Cancel(request);
 }
+
+#if MPI_VERSION >= 4
+int MPI_Start(MPI_Request* request) {
+  int rc = MPI_SUCCESS;
+  if (request != nullptr && nbrcoll::persistent_calls_exist() && nbrcoll::start_persistent(request, rc)) return rc;
+  return PMPI_Start(request);
+}
+
+// Each request in turn, ours or the MPI's: the same as MPI's own Startall.
+int MPI_Startall(int count, MPI_Request requests[]) {
+  if (!nbrcoll::persistent_calls_exist()) return PMPI_Startall(count, requests);
+  for (int i = 0; i < count; ++i) {
+    if (const int rc = MPI_Start(&requests[i]); rc != MPI_SUCCESS) return rc;
+  }
+  return MPI_SUCCESS;
+}
+#endif
 
 // Calls still in flight finish before the MPI goes away (their peers may
 // need them even when this rank freed their requests).

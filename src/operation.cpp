@@ -3,6 +3,7 @@
 #include <new>
 
 #include "log.h"
+#include "progress.h"
 
 namespace nbrcoll {
 
@@ -46,6 +47,21 @@ bool Operation::progress(bool block) {
   if (error_ == MPI_SUCCESS) error_ = rc;
   done_.store(true, std::memory_order_release);
   return true;
+}
+
+int begin_call(CallSequence& sequence, const GraphInfo& info) {
+  const auto w = static_cast<std::size_t>(sequence.calls % static_cast<std::uint64_t>(info.tag_windows));
+  sequence.window.resize(static_cast<std::size_t>(info.tag_windows));
+  if (const std::shared_ptr<Operation>& previous = sequence.window[w]; previous && !previous->done()) {
+    wait_tracked(*previous);
+  }
+  sequence.window[w].reset();
+  ++sequence.calls;
+  return static_cast<int>(w) * info.tag_stride;
+}
+
+void remember_in_flight(CallSequence& sequence, const GraphInfo& info, int tag_offset, std::shared_ptr<Operation> op) {
+  sequence.window[static_cast<std::size_t>(tag_offset / info.tag_stride)] = std::move(op);
 }
 
 }  // namespace nbrcoll

@@ -52,4 +52,11 @@ class Operation {
   std::atomic<bool> done_{false};  // read by threads waiting for a tracked call
 };
 
+// The tag offset of the next call of `sequence` (a call still in flight in
+// its window ends first); counts the call.
+int begin_call(CallSequence& sequence, const GraphInfo& info);
+// `op`, a call now in flight at `tag_offset`, is the one a later call in
+// that window waits for.
+void remember_in_flight(CallSequence& sequence, const GraphInfo& info, int tag_offset, std::shared_ptr<Operation> op);
+
 }  // namespace nbrcoll

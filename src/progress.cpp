@@ -7,6 +7,7 @@
 #include <mutex>
 #include <vector>
 
+#include "log.h"
 #include "operation.h"
 
 namespace nbrcoll {
@@ -21,9 +22,11 @@ struct Outcome {
 
 struct Tracked {
   std::shared_ptr<Operation> op;
-  MPI_Request request = MPI_REQUEST_NULL;
-  Outcome* outcome = nullptr;
-  bool orphaned = false;  // the application freed the request
+  MPI_Request request = MPI_REQUEST_NULL;  // the application's
+  Outcome* outcome = nullptr;              // generalized request: its status
+  MPI_Request trigger = MPI_REQUEST_NULL;  // persistent: completes `request`
+  std::shared_ptr<void> owner;             // persistent: the call's state
+  bool orphaned = false;                   // the application freed the request
 };
 
 std::mutex g_mutex;
@@ -54,9 +57,20 @@ int cancel_fn(void* /*extra*/, int /*complete*/) {
 
 // Caller holds g_mutex.
 void complete(Tracked& t) {
-  t.outcome->error = t.op->error();
-  PMPI_Grequest_complete(t.request);
-  if (t.orphaned) PMPI_Request_free(&t.request);
+  if (t.trigger != MPI_REQUEST_NULL) {
+    // Persistent: the carrier's status cannot carry an error, so it is reported here.
+    if (t.op->error() != MPI_SUCCESS) log(LogLevel::kWarn, "persistent neighborhood collective failed with MPI error %d", t.op->error());
+    PMPI_Start(&t.trigger);
+    PMPI_Wait(&t.trigger, MPI_STATUS_IGNORE);  // its receive is posted: matches at once
+    if (t.orphaned) {
+      PMPI_Request_free(&t.request);
+      PMPI_Request_free(&t.trigger);
+    }
+  } else {
+    t.outcome->error = t.op->error();
+    PMPI_Grequest_complete(t.request);
+    if (t.orphaned) PMPI_Request_free(&t.request);
+  }
   g_count.fetch_sub(1, std::memory_order_release);
 }
 
@@ -89,10 +103,18 @@ int track(std::shared_ptr<Operation> op, MPI_Request* request) {
   }
   *request = req;
   const std::lock_guard<std::mutex> lock(g_mutex);
-  g_calls.push_back({std::move(op), req, outcome, false});
+  g_calls.push_back({std::move(op), req, outcome, MPI_REQUEST_NULL, nullptr, false});
   g_count.fetch_add(1, std::memory_order_release);
   advance_locked();  // a call with nothing to wait for ends here
   return MPI_SUCCESS;
+}
+
+void track_started(std::shared_ptr<Operation> op, MPI_Request carrier, MPI_Request trigger,
+                   std::shared_ptr<void> owner) {
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  g_calls.push_back({std::move(op), carrier, nullptr, trigger, std::move(owner), false});
+  g_count.fetch_add(1, std::memory_order_release);
+  advance_locked();
 }
 
 void progress_all() {

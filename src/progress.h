@@ -20,6 +20,12 @@ bool calls_in_flight();
 // Takes a started call and gives the application its request.
 int track(std::shared_ptr<Operation> op, MPI_Request* request);
 
+// Takes a started persistent call: `carrier` (the application's request,
+// started) completes through `trigger` when the call is done; `owner` is
+// kept alive until then.
+void track_started(std::shared_ptr<Operation> op, MPI_Request carrier, MPI_Request trigger,
+                   std::shared_ptr<void> owner);
+
 // Advances every call in flight once, without blocking; completes the
 // requests of those that are done.
 void progress_all();

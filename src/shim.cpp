@@ -171,4 +171,41 @@ int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const i
       request);
 }
 
+#if MPI_VERSION >= 4
+int MPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                MPI_Request* request) {
+  using nbrcoll::Kind;
+  return nbrcoll::neighbor_collective_init({Kind::kAllgather, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
+                                            recvcount, nullptr, nullptr, recvtype, comm},
+                                           info, request);
+}
+
+int MPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request* request) {
+  using nbrcoll::Kind;
+  return nbrcoll::neighbor_collective_init({Kind::kAllgatherv, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
+                                            0, recvcounts, displs, recvtype, comm},
+                                           info, request);
+}
+
+int MPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  using nbrcoll::Kind;
+  return nbrcoll::neighbor_collective_init({Kind::kAlltoall, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
+                                            recvcount, nullptr, nullptr, recvtype, comm},
+                                           info, request);
+}
+
+int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  using nbrcoll::Kind;
+  return nbrcoll::neighbor_collective_init({Kind::kAlltoallv, sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0,
+                                            recvcounts, rdispls, recvtype, comm},
+                                           info, request);
+}
+#endif
+
 }  // extern "C"

@@ -1,4 +1,4 @@
-# cmake -DLIB=libnbrcoll.so -P exports.cmake
+# cmake -DLIB=libnbrcoll.so -DMPI_VERSION=3.1 -P exports.cmake
 # libnbrcoll.so exports exactly the MPI entry points it takes and nbrcoll_version.
 execute_process(COMMAND nm -D --defined-only ${LIB} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
@@ -18,6 +18,10 @@ set(expected MPI_Dist_graph_create MPI_Dist_graph_create_adjacent
              MPI_Wait MPI_Waitall MPI_Waitany MPI_Waitsome MPI_Test MPI_Testall MPI_Testany MPI_Testsome
              MPI_Request_get_status MPI_Request_free MPI_Cancel MPI_Finalize
              nbrcoll_version)
+if(MPI_VERSION VERSION_GREATER_EQUAL 4)
+  list(APPEND expected MPI_Start MPI_Startall MPI_Neighbor_allgather_init MPI_Neighbor_allgatherv_init
+                       MPI_Neighbor_alltoall_init MPI_Neighbor_alltoallv_init)
+endif()
 list(SORT expected)
 if(NOT names STREQUAL expected)
   message(FATAL_ERROR "${LIB} exports '${names}', expected '${expected}'")
