@@ -61,9 +61,17 @@ Traffic plan_traffic(MPI_Comm graph_comm, const std::string& algo, const std::fu
   return t;
 }
 
-std::optional<Traffic> alltoall_plan_traffic(MPI_Comm /*graph_comm*/, const std::string& /*algo*/,
-                                             const EdgeBytes& /*bytes_of*/) {
-  return std::nullopt;
+std::optional<Traffic> alltoall_plan_traffic(MPI_Comm graph_comm, const std::string& /*algo*/,
+                                             const EdgeBytes& bytes_of) {
+  const nbrcoll::algos::Plan* plan = nbrcoll::alltoall_plan_for(graph_comm);
+  if (plan == nullptr) return std::nullopt;
+  Traffic t = empty_traffic();
+  for (const auto& s : plan->sends) {
+    const auto c = static_cast<std::size_t>(s.link);
+    ++t.messages[c];
+    t.bytes[c] += bytes_of(plan->rank, static_cast<std::size_t>(s.out_edge));
+  }
+  return t;
 }
 
 Traffic native_traffic(MPI_Comm graph_comm, int self, const std::vector<int>& out,

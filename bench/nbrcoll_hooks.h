@@ -39,8 +39,8 @@ Traffic plan_traffic(MPI_Comm graph_comm, const std::string& algo, const std::fu
 using EdgeBytes = std::function<std::uint64_t(int origin, std::size_t out_index)>;
 
 // What this rank sends in one alltoall(v) call with `algo` on `graph_comm`
-// (blocks of bytes_of bytes). The seam for nbrcoll's alltoall plans: it
-// exposes no traffic for them yet, so this is std::nullopt on every rank.
+// (blocks of bytes_of bytes): nbrcoll's alltoall plan, which every algorithm
+// runs today. std::nullopt where nbrcoll holds no plan.
 std::optional<Traffic> alltoall_plan_traffic(MPI_Comm graph_comm, const std::string& algo, const EdgeBytes& bytes_of);
 
 // What this rank sends in one call of the MPI library's own algorithm: one

@@ -39,7 +39,7 @@ std::vector<TrafficRow> collect_traffic(Op op, const std::vector<std::string>& a
     else
       mine = plan_traffic(comms[a], algos[a] == "auto" ? "leader" : algos[a],
                           [&](int origin) { return bytes_of(origin, 0); });
-    TrafficRow r{algos[a], {}, {}, "n/a (nbrcoll exposes no alltoall plan traffic)"};
+    TrafficRow r{algos[a], {}, {}, "n/a (nbrcoll holds no plan)"};
     if (mine) {  // the same on every rank: the reduction is collective
       const Traffic sum = reduce_traffic(*mine, MPI_COMM_WORLD);
       r = {algos[a], sum.messages, sum.bytes, sum.have ? "" : "(nbrcoll holds no plan)"};

@@ -12,4 +12,9 @@ const algos::Plan* plan_for(MPI_Comm graph_comm, Algo algo) {
   return nullptr;
 }
 
+const algos::Plan* alltoall_plan_for(MPI_Comm graph_comm) {
+  const CommState* state = find_state(graph_comm);
+  return state == nullptr ? nullptr : &state->info->alltoall.mixed.plan;
+}
+
 }  // namespace nbrcoll

@@ -13,4 +13,8 @@ namespace nbrcoll {
 // when nbrcoll holds no state for it.
 const algos::Plan* plan_for(MPI_Comm graph_comm, Algo algo);
 
+// This rank's neighbor alltoall plan on `graph_comm` (every algorithm runs
+// it), or nullptr when nbrcoll holds no state for it.
+const algos::Plan* alltoall_plan_for(MPI_Comm graph_comm);
+
 }  // namespace nbrcoll
