@@ -13,6 +13,19 @@ using nbrcoll::Backoff;
 using nbrcoll::calls_in_flight;
 using nbrcoll::progress_all;
 
+namespace {
+
+// Freeing or cancelling the request of a call in flight is erroneous for a
+// collective: the answer (an error, the request left active, the error
+// handler called) is the one this MPI gives for its own.
+int refuse(bool cancel) {
+  const int rc = nbrcoll::active_collective_refusal(cancel);
+  PMPI_Comm_call_errhandler(MPI_COMM_WORLD, rc);
+  return rc;
+}
+
+}  // namespace
+
 extern "C" {
 
 int MPI_Wait(MPI_Request* request, MPI_Status* status) {
@@ -79,23 +92,16 @@ int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
   return PMPI_Request_get_status(request, flag, status);
 }
 
-// Freeing the request of a call in flight: the call still runs to its end
-// (its peers need this rank's part); the request is freed then.
 int MPI_Request_free(MPI_Request* request) {
+  if (request != nullptr && calls_in_flight() && nbrcoll::in_flight(*request)) return refuse(false);
 #if MPI_VERSION >= 4
   if (request != nullptr && nbrcoll::persistent_calls_exist() && nbrcoll::free_persistent(request)) return MPI_SUCCESS;
 #endif
-  if (request != nullptr && calls_in_flight() && nbrcoll::orphan(*request)) {
-    *request = MPI_REQUEST_NULL;
-    return MPI_SUCCESS;
-  }
   return PMPI_Request_free(request);
 }
 
-// A nonblocking collective cannot be cancelled: the answer is the one this
-// MPI gives for its own.
 int MPI_Cancel(MPI_Request* request) {
-  if (request != nullptr && calls_in_flight() && nbrcoll::in_flight(*request)) return nbrcoll::collective_cancel_answer();
+  if (request != nullptr && calls_in_flight() && nbrcoll::in_flight(*request)) return refuse(true);
   return PMPI_Cancel(request);
 }
 
@@ -117,7 +123,7 @@ int MPI_Startall(int count, MPI_Request requests[]) {
 #endif
 
 // Calls still in flight finish before the MPI goes away (their peers may
-// need them even when this rank freed their requests).
+// need them even if this rank never waits for them).
 int MPI_Finalize() {
   nbrcoll::drain();
   return PMPI_Finalize();

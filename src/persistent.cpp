@@ -83,8 +83,6 @@ bool free_persistent(MPI_Request* request) {
     g_count.fetch_sub(1, std::memory_order_release);
   }
   *request = MPI_REQUEST_NULL;
-  // A call still running frees both requests when it ends.
-  if (orphan(call->carrier)) return true;
   PMPI_Request_free(&call->carrier);
   PMPI_Request_free(&call->trigger);
   return true;

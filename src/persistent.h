@@ -35,8 +35,8 @@ bool persistent_calls_exist();
 // MPI_Start of `request` if it is one of ours: true and `rc` set.
 bool start_persistent(MPI_Request* request, int& rc);
 
-// MPI_Request_free of `request` if it is one of ours: true (a call still
-// running finishes first, then its requests are freed).
+// MPI_Request_free of `request`, an inactive persistent request, if it is
+// one of ours: true (an active one is refused before, completion.cpp).
 bool free_persistent(MPI_Request* request);
 #endif
 

@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <mutex>
 #include <vector>
@@ -26,7 +27,6 @@ struct Tracked {
   Outcome* outcome = nullptr;              // generalized request: its status
   MPI_Request trigger = MPI_REQUEST_NULL;  // persistent: completes `request`
   std::shared_ptr<void> owner;             // persistent: the call's state
-  bool orphaned = false;                   // the application freed the request
 };
 
 std::mutex g_mutex;
@@ -62,14 +62,9 @@ void complete(Tracked& t) {
     if (t.op->error() != MPI_SUCCESS) log(LogLevel::kWarn, "persistent neighborhood collective failed with MPI error %d", t.op->error());
     PMPI_Start(&t.trigger);
     PMPI_Wait(&t.trigger, MPI_STATUS_IGNORE);  // its receive is posted: matches at once
-    if (t.orphaned) {
-      PMPI_Request_free(&t.request);
-      PMPI_Request_free(&t.trigger);
-    }
   } else {
     t.outcome->error = t.op->error();
     PMPI_Grequest_complete(t.request);
-    if (t.orphaned) PMPI_Request_free(&t.request);
   }
   g_count.fetch_sub(1, std::memory_order_release);
 }
@@ -103,7 +98,7 @@ int track(std::shared_ptr<Operation> op, MPI_Request* request) {
   }
   *request = req;
   const std::lock_guard<std::mutex> lock(g_mutex);
-  g_calls.push_back({std::move(op), req, outcome, MPI_REQUEST_NULL, nullptr, false});
+  g_calls.push_back({std::move(op), req, outcome, MPI_REQUEST_NULL, nullptr});
   g_count.fetch_add(1, std::memory_order_release);
   advance_locked();  // a call with nothing to wait for ends here
   return MPI_SUCCESS;
@@ -112,7 +107,7 @@ int track(std::shared_ptr<Operation> op, MPI_Request* request) {
 void track_started(std::shared_ptr<Operation> op, MPI_Request carrier, MPI_Request trigger,
                    std::shared_ptr<void> owner) {
   const std::lock_guard<std::mutex> lock(g_mutex);
-  g_calls.push_back({std::move(op), carrier, nullptr, trigger, std::move(owner), false});
+  g_calls.push_back({std::move(op), carrier, nullptr, trigger, std::move(owner)});
   g_count.fetch_add(1, std::memory_order_release);
   advance_locked();
 }
@@ -142,17 +137,6 @@ void wait_tracked(const Operation& op) {
   }
 }
 
-bool orphan(MPI_Request request) {
-  const std::lock_guard<std::mutex> lock(g_mutex);
-  for (Tracked& t : g_calls) {
-    if (t.request == request && !t.orphaned) {
-      t.orphaned = true;
-      return true;
-    }
-  }
-  return false;
-}
-
 bool in_flight(MPI_Request request) {
   const std::lock_guard<std::mutex> lock(g_mutex);
   return std::any_of(g_calls.begin(), g_calls.end(), [&](const Tracked& t) { return t.request == request; });
@@ -166,8 +150,8 @@ void drain() {
   }
 }
 
-int collective_cancel_answer() {
-  static const int answer = [] {
+int active_collective_refusal(bool cancel) {
+  static const std::array<int, 2> answers = [] {
     // Asked with errors returned, so that the question itself aborts nothing.
     MPI_Errhandler world = MPI_ERRHANDLER_NULL;
     MPI_Errhandler self = MPI_ERRHANDLER_NULL;
@@ -175,11 +159,13 @@ int collective_cancel_answer() {
     PMPI_Comm_get_errhandler(MPI_COMM_SELF, &self);
     PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-    MPI_Request r = MPI_REQUEST_NULL;
-    int rc = PMPI_Ibarrier(MPI_COMM_SELF, &r);
-    if (rc == MPI_SUCCESS) {
-      rc = PMPI_Cancel(&r);
-      PMPI_Wait(&r, MPI_STATUS_IGNORE);
+    std::array<int, 2> rc{};
+    for (std::size_t k = 0; k < 2; ++k) {
+      MPI_Request r = MPI_REQUEST_NULL;
+      PMPI_Ibarrier(MPI_COMM_SELF, &r);
+      rc[k] = k == 0 ? PMPI_Request_free(&r) : PMPI_Cancel(&r);
+      if (r != MPI_REQUEST_NULL) PMPI_Wait(&r, MPI_STATUS_IGNORE);
+      if (rc[k] == MPI_SUCCESS) rc[k] = MPI_ERR_REQUEST;
     }
     PMPI_Comm_set_errhandler(MPI_COMM_WORLD, world);
     PMPI_Comm_set_errhandler(MPI_COMM_SELF, self);
@@ -187,7 +173,7 @@ int collective_cancel_answer() {
     PMPI_Errhandler_free(&self);
     return rc;
   }();
-  return answer;
+  return answers[cancel ? 1 : 0];
 }
 
 void Backoff::pause() {

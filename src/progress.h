@@ -37,20 +37,19 @@ void drive_to_end(Operation& op);
 // Waits until the tracked call `op` is done, advancing every call in flight.
 void wait_tracked(const Operation& op);
 
-// MPI_Request_free of the request of a call still in flight: the call goes
-// on (its peers need it) and its request is freed when it ends. False when
-// `request` is not such a request.
-bool orphan(MPI_Request request);
-
 // Whether `request` belongs to a call still in flight.
 bool in_flight(MPI_Request request);
 
 // Every call in flight to its end (before MPI_Finalize).
 void drain();
 
-// What MPI_Cancel returns for a nonblocking collective of this MPI (asked
-// once, on an MPI_Ibarrier of MPI_COMM_SELF).
-int collective_cancel_answer();
+// What MPI_Request_free (`cancel` false) or MPI_Cancel (true) of an active
+// nonblocking collective returns in this MPI: both are erroneous (MPI 4.0
+// section 6.12) and both MPIs refuse, leaving the request active. Asked once
+// on a completed MPI_Ibarrier of MPI_COMM_SELF: MPICH refuses that too (its
+// answer is used as it is); Open MPI accepts a completed one and refuses an
+// active one with MPI_ERR_REQUEST.
+int active_collective_refusal(bool cancel);
 
 // A polling loop's pause: nothing after a few rounds, then a yield.
 class Backoff {
