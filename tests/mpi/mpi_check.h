@@ -40,8 +40,12 @@ inline bool library_is(const char* prefix) {
   return std::strstr(version, prefix) != nullptr;
 }
 
-inline bool open_mpi_41() { return library_is("Open MPI v4.1"); }
-inline bool mpich_40() { return library_is("MPICH Version:\t4.0"); }
+inline bool open_mpi_41() {
+  return library_is("Open MPI v4.1");
+}
+inline bool mpich_40() {
+  return library_is("MPICH Version:\t4.0");
+}
 
 // EXPECT_NBRCOLL=1: each named symbol must resolve into libnbrcoll (one check
 // per symbol, on rank 0, so that each missing one is named).
@@ -49,6 +53,16 @@ inline void expect_interposed(std::initializer_list<const char*> symbols) {
   const char* want = std::getenv("EXPECT_NBRCOLL");
   if (g_rank != 0 || want == nullptr || std::strcmp(want, "1") != 0) return;
   for (const char* s : symbols) check(interposed(s), std::string(s) + " resolves to " + resolved_library(s));
+}
+
+// Calls `test(&flag)` until it sets the flag or fails (a failing test call
+// must not spin forever); its last return code.
+template <class Test>
+int until_flag(Test test) {
+  int flag = 0;
+  int rc = MPI_SUCCESS;
+  while (rc == MPI_SUCCESS && flag == 0) rc = test(&flag);
+  return rc;
 }
 
 // After MPI_Init: rank and size; errors return (graph communicators inherit

@@ -91,31 +91,43 @@ inline std::vector<TypePair> make_type_pairs(std::vector<MPI_Datatype>& owned) {
   const TypeMap contig{commit(three), {{0, 12}}, 12};
   const TypeMap padded{commit(resized), {{0, 8}}, 12};
   const TypeMap holed{commit(gapped), {{0, 1}, {8, 8}}, 16};
-  return {{"byte", byte, byte},         {"int", int1, int1},          {"vector->contig", strided, contig},
-          {"contig->vector", contig, strided}, {"resized", padded, padded}, {"struct-gap", holed, holed}};
+  return {{"byte", byte, byte},
+          {"int", int1, int1},
+          {"vector->contig", strided, contig},
+          {"contig->vector", contig, strided},
+          {"resized", padded, padded},
+          {"struct-gap", holed, holed}};
 }
 
 enum class Kind { alltoall, alltoallv, allgather, allgatherv };
 
 inline const char* kind_name(Kind k) {
   switch (k) {
-    case Kind::alltoall: return "alltoall";
-    case Kind::alltoallv: return "alltoallv";
-    case Kind::allgather: return "allgather";
-    case Kind::allgatherv: return "allgatherv";
+    case Kind::alltoall:
+      return "alltoall";
+    case Kind::alltoallv:
+      return "alltoallv";
+    case Kind::allgather:
+      return "allgather";
+    case Kind::allgatherv:
+      return "allgatherv";
   }
   return "?";
 }
 
-inline bool per_edge(Kind k) { return k == Kind::alltoall || k == Kind::alltoallv; }
-inline bool variable(Kind k) { return k == Kind::alltoallv || k == Kind::allgatherv; }
+inline bool per_edge(Kind k) {
+  return k == Kind::alltoall || k == Kind::alltoallv;
+}
+inline bool variable(Kind k) {
+  return k == Kind::alltoallv || k == Kind::allgatherv;
+}
 
 // Whether some rank's out-list names one destination twice.
 inline bool has_duplicate_edges(const Graph& g) {
   for (auto out : g.out) {
     std::sort(out.begin(), out.end());
-    if (std::adjacent_find(out.begin(), out.end(),
-                           [](int a, int b) { return a == b && a != MPI_PROC_NULL; }) != out.end())
+    if (std::adjacent_find(out.begin(), out.end(), [](int a, int b) { return a == b && a != MPI_PROC_NULL; }) !=
+        out.end())
       return true;
   }
   return false;
@@ -140,7 +152,9 @@ inline bool native_works(const Graph& g, Kind k) {
 // MPICH 4.0.2's MPI_Testall answers MPI_ERR_IN_STATUS once a persistent
 // request in it has completed (MPI_Test, MPI_Testany, MPI_Testsome do not):
 // the tests use MPI_Testall on persistent requests only where it is not the MPI's.
-inline bool testall_persistent_works() { return !mpich_40() || interposed("MPI_Testall"); }
+inline bool testall_persistent_works() {
+  return !mpich_40() || interposed("MPI_Testall");
+}
 
 struct Call {
   Kind kind = Kind::alltoall;
@@ -154,12 +168,14 @@ struct Call {
 inline int block_count(const Call& c, int s, std::size_t j) {
   switch (c.kind) {
     case Kind::alltoall:
-    case Kind::allgather: return c.count;
+    case Kind::allgather:
+      return c.count;
     case Kind::alltoallv: {
       const int pick[4] = {0, 1, 3, c.count};  // zero and odd counts
       return pick[(static_cast<std::size_t>(s) * 7 + j * 13 + static_cast<std::size_t>(c.count)) % 4];
     }
-    case Kind::allgatherv: return s % 3 == 1 ? 0 : c.count + s % 2;
+    case Kind::allgatherv:
+      return s % 3 == 1 ? 0 : c.count + s % 2;
   }
   return 0;
 }
@@ -242,7 +258,8 @@ inline Side recv_side(const Call& c, int r) {
 inline std::vector<unsigned char> send_data(const Call& c, int s, std::size_t bytes) {
   std::vector<unsigned char> b(bytes);
   for (std::size_t i = 0; i < bytes; ++i)
-    b[i] = static_cast<unsigned char>((s * 131 + static_cast<int>(i % 251) * 7 + static_cast<int>(c.salt) * 29 + 1) & 0xFF);
+    b[i] = static_cast<unsigned char>((s * 131 + static_cast<int>(i % 251) * 7 + static_cast<int>(c.salt) * 29 + 1) &
+                                      0xFF);
   return b;
 }
 
@@ -306,7 +323,7 @@ struct Run {
 enum class Done { wait, test, waitall, waitany, waitsome, testall, testany, testsome, get_status, count };
 
 inline const char* done_name(Done d) {
-  static const char* names[] = {"Wait",    "Test",    "Waitall", "Waitany",           "Waitsome",
+  static const char* names[] = {"Wait",    "Test",    "Waitall",  "Waitany",           "Waitsome",
                                 "Testall", "Testany", "Testsome", "Request_get_status"};
   return names[static_cast<int>(d)];
 }
@@ -314,30 +331,31 @@ inline const char* done_name(Done d) {
 // Completes *req with `how` (loops for the Test forms; Request_get_status
 // leaves the request to an MPI_Wait). Returns the first error code seen.
 inline int complete(MPI_Request* req, Done how) {
-  int flag = 0;
   int index = 0;
-  int rc = MPI_SUCCESS;
+  int out = 0;
   switch (how) {
-    case Done::wait: return MPI_Wait(req, MPI_STATUS_IGNORE);
-    case Done::waitall: return MPI_Waitall(1, req, MPI_STATUSES_IGNORE);
-    case Done::waitany: return MPI_Waitany(1, req, &index, MPI_STATUS_IGNORE);
-    case Done::waitsome: return MPI_Waitsome(1, req, &index, &flag, MPI_STATUSES_IGNORE);
+    case Done::wait:
+      return MPI_Wait(req, MPI_STATUS_IGNORE);
+    case Done::waitall:
+      return MPI_Waitall(1, req, MPI_STATUSES_IGNORE);
+    case Done::waitany:
+      return MPI_Waitany(1, req, &index, MPI_STATUS_IGNORE);
+    case Done::waitsome:
+      return MPI_Waitsome(1, req, &out, &index, MPI_STATUSES_IGNORE);
     case Done::test:
-      while (rc == MPI_SUCCESS && flag == 0) rc = MPI_Test(req, &flag, MPI_STATUS_IGNORE);
-      return rc;
+      return until_flag([&](int* f) { return MPI_Test(req, f, MPI_STATUS_IGNORE); });
     case Done::testall:
-      while (rc == MPI_SUCCESS && flag == 0) rc = MPI_Testall(1, req, &flag, MPI_STATUSES_IGNORE);
-      return rc;
+      return until_flag([&](int* f) { return MPI_Testall(1, req, f, MPI_STATUSES_IGNORE); });
     case Done::testany:
-      while (rc == MPI_SUCCESS && flag == 0) rc = MPI_Testany(1, req, &index, &flag, MPI_STATUS_IGNORE);
-      return rc;
+      return until_flag([&](int* f) { return MPI_Testany(1, req, &index, f, MPI_STATUS_IGNORE); });
     case Done::testsome:
-      while (rc == MPI_SUCCESS && flag == 0) rc = MPI_Testsome(1, req, &flag, &index, MPI_STATUSES_IGNORE);
-      return rc;
-    case Done::get_status:
-      while (rc == MPI_SUCCESS && flag == 0) rc = MPI_Request_get_status(*req, &flag, MPI_STATUS_IGNORE);
+      return until_flag([&](int* f) { return MPI_Testsome(1, req, f, &index, MPI_STATUSES_IGNORE); });
+    case Done::get_status: {
+      const int rc = until_flag([&](int* f) { return MPI_Request_get_status(*req, f, MPI_STATUS_IGNORE); });
       return rc != MPI_SUCCESS ? rc : MPI_Wait(req, MPI_STATUS_IGNORE);
-    case Done::count: break;
+    }
+    case Done::count:
+      break;
   }
   return MPI_ERR_OTHER;
 }
@@ -390,13 +408,13 @@ inline int post_init(Run& run, bool pmpi, MPI_Comm g, MPI_Request* req) {
     case Kind::alltoall:
       return (pmpi ? PMPI_Neighbor_alltoall_init : MPI_Neighbor_alltoall_init)(s, n, st, r, n, rt, g, info, req);
     case Kind::alltoallv:
-      return (pmpi ? PMPI_Neighbor_alltoallv_init : MPI_Neighbor_alltoallv_init)(s, sc, sd, st, r, rc, rd, rt, g,
-                                                                                  info, req);
+      return (pmpi ? PMPI_Neighbor_alltoallv_init : MPI_Neighbor_alltoallv_init)(s, sc, sd, st, r, rc, rd, rt, g, info,
+                                                                                 req);
     case Kind::allgather:
       return (pmpi ? PMPI_Neighbor_allgather_init : MPI_Neighbor_allgather_init)(s, n, st, r, n, rt, g, info, req);
     case Kind::allgatherv:
-      return (pmpi ? PMPI_Neighbor_allgatherv_init : MPI_Neighbor_allgatherv_init)(s, sc[0], st, r, rc, rd, rt, g,
-                                                                                    info, req);
+      return (pmpi ? PMPI_Neighbor_allgatherv_init : MPI_Neighbor_allgatherv_init)(s, sc[0], st, r, rc, rd, rt, g, info,
+                                                                                   req);
   }
   return MPI_ERR_OTHER;
 }

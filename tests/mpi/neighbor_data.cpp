@@ -52,7 +52,9 @@ std::string entry(const char* prefix, Kind k, const char* suffix = "") {
 }
 
 // An MPI_ entry point runs here unless it is the MPI's own on a graph it fails on.
-bool runs(const std::string& symbol, bool native) { return native || interposed(symbol.c_str()); }
+bool runs(const std::string& symbol, bool native) {
+  return native || interposed(symbol.c_str());
+}
 
 void run_case(const Call& c, MPI_Comm g, MPI_Comm ref, bool native, int& turn) {
   const std::string name = std::string(kind_name(c.kind)) + " " + c.graph->name + " " + c.types->name + " count " +
@@ -98,8 +100,7 @@ void run_case(const Call& c, MPI_Comm g, MPI_Comm ref, bool native, int& turn) {
             name + ": MPI_" + done_name(phow) + " on a persistent request failed or freed it");
       pers.verify(name + ", persistent start " + std::to_string(start) + ", MPI_" + done_name(phow));
     }
-    check(MPI_Request_free(&req) == MPI_SUCCESS && req == MPI_REQUEST_NULL,
-          name + ": freeing the persistent request");
+    check(MPI_Request_free(&req) == MPI_SUCCESS && req == MPI_REQUEST_NULL, name + ": freeing the persistent request");
   }
   if (native) {
     Run own(c);

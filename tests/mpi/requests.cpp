@@ -112,13 +112,14 @@ void some_loop(const Graph& graph, MPI_Comm g, const TypePair& t, bool wait) {
   Seen seen(m.reqs.size());
   std::vector<int> idx(m.reqs.size());
   std::vector<MPI_Status> st(m.reqs.size());
-  for (int out = 0; out != MPI_UNDEFINED;) {
-    const int rc = wait ? MPI_Waitsome(n, m.reqs.data(), &out, idx.data(), st.data())
-                        : MPI_Testsome(n, m.reqs.data(), &out, idx.data(), st.data());
-    check(rc == MPI_SUCCESS, what + ": error");
-    if (rc != MPI_SUCCESS) break;
-    for (int k = 0; out != MPI_UNDEFINED && k < out; ++k) seen.mark(idx[static_cast<std::size_t>(k)], m, st[static_cast<std::size_t>(k)], what);
+  int rc = MPI_SUCCESS;
+  for (int out = 0; out != MPI_UNDEFINED && rc == MPI_SUCCESS;) {
+    rc = wait ? MPI_Waitsome(n, m.reqs.data(), &out, idx.data(), st.data())
+              : MPI_Testsome(n, m.reqs.data(), &out, idx.data(), st.data());
+    for (int k = 0; rc == MPI_SUCCESS && out != MPI_UNDEFINED && k < out; ++k)
+      seen.mark(idx[static_cast<std::size_t>(k)], m, st[static_cast<std::size_t>(k)], what);
   }
+  check(rc == MPI_SUCCESS, what + ": error");
   seen.verify(what);
   m.verify(what);
 }
@@ -130,14 +131,14 @@ void any_loop(const Graph& graph, MPI_Comm g, const TypePair& t, bool wait) {
   start_mix(m, graph, g, t, 30);
   const int n = static_cast<int>(m.reqs.size());
   Seen seen(m.reqs.size());
-  for (int index = 0, flag = 0; !(flag != 0 && index == MPI_UNDEFINED);) {
+  int rc = MPI_SUCCESS;
+  for (int index = 0, flag = 0; rc == MPI_SUCCESS && !(flag != 0 && index == MPI_UNDEFINED);) {
     MPI_Status st;
-    const int rc = wait ? MPI_Waitany(n, m.reqs.data(), &index, &st) : MPI_Testany(n, m.reqs.data(), &index, &flag, &st);
-    check(rc == MPI_SUCCESS, what + ": error");
-    if (rc != MPI_SUCCESS) break;
+    rc = wait ? MPI_Waitany(n, m.reqs.data(), &index, &st) : MPI_Testany(n, m.reqs.data(), &index, &flag, &st);
     if (wait) flag = 1;
-    if (flag != 0 && index != MPI_UNDEFINED) seen.mark(index, m, st, what);
+    if (rc == MPI_SUCCESS && flag != 0 && index != MPI_UNDEFINED) seen.mark(index, m, st, what);
   }
+  check(rc == MPI_SUCCESS, what + ": error");
   seen.verify(what);
   m.verify(what);
 }
@@ -147,11 +148,15 @@ void testall_loop(const Graph& graph, MPI_Comm g, const TypePair& t) {
   Mix m;
   start_mix(m, graph, g, t, 40);
   std::vector<MPI_Status> st(m.reqs.size());
-  for (int flag = 0; flag == 0;) {
+  bool ok = true;
+  bool unchanged = true;
+  for (int flag = 0; flag == 0 && ok;) {
     const std::vector<MPI_Request> before = m.reqs;
-    check(MPI_Testall(static_cast<int>(m.reqs.size()), m.reqs.data(), &flag, st.data()) == MPI_SUCCESS, "MPI_Testall");
-    if (flag == 0) check(m.reqs == before, "MPI_Testall answered false but changed a request");
+    ok = MPI_Testall(static_cast<int>(m.reqs.size()), m.reqs.data(), &flag, st.data()) == MPI_SUCCESS;
+    unchanged = unchanged && (flag != 0 || m.reqs == before);
   }
+  check(ok, "MPI_Testall");
+  check(unchanged, "MPI_Testall answered false but changed a request");
   m.check_status(st[m.recv_at], "MPI_Testall");
   m.verify("MPI_Testall loop");
 }
@@ -161,7 +166,8 @@ void get_status_then_test(const Graph& graph, MPI_Comm g, const TypePair& t) {
   Mix m;
   m.collective({Kind::alltoallv, &graph, &t, 5, 50}, g);
   MPI_Request& q = m.reqs.back();
-  for (int flag = 0; flag == 0;) check(MPI_Request_get_status(q, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS, "get_status");
+  check(until_flag([&](int* f) { return MPI_Request_get_status(q, f, MPI_STATUS_IGNORE); }) == MPI_SUCCESS,
+        "MPI_Request_get_status");
   check(q != MPI_REQUEST_NULL, "MPI_Request_get_status freed the request");
   int flag = 0;
   check(MPI_Test(&q, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && flag == 1, "MPI_Test after a completed get_status");
@@ -297,7 +303,8 @@ void persistent(const Graph& graph, MPI_Comm g, const TypePair& t) {
     std::fill(out.begin(), out.end(), g_rank * 10 + static_cast<int>(round));
     check(MPI_Startall(4, q.data()) == MPI_SUCCESS, what + ": MPI_Startall");
     if (round == 1 && testall_persistent_works()) {
-      for (int flag = 0; flag == 0;) check(MPI_Testall(4, q.data(), &flag, MPI_STATUSES_IGNORE) == MPI_SUCCESS, what);
+      check(until_flag([&](int* f) { return MPI_Testall(4, q.data(), f, MPI_STATUSES_IGNORE); }) == MPI_SUCCESS,
+            what + ": MPI_Testall");
     } else {
       check(MPI_Waitall(4, q.data(), MPI_STATUSES_IGNORE) == MPI_SUCCESS, what + ": MPI_Waitall");
     }

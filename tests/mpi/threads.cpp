@@ -38,12 +38,14 @@ void drive(const Graph& graph, MPI_Comm g, const TypePair& t, unsigned salt) {
       check(MPI_Waitall(n, reqs.data(), MPI_STATUSES_IGNORE) == MPI_SUCCESS, what + ": MPI_Waitall");
     } else if (round % 3 == 1) {
       std::vector<int> idx(reqs.size());
-      for (int out = 0; out != MPI_UNDEFINED;)
-        check(MPI_Testsome(n, reqs.data(), &out, idx.data(), MPI_STATUSES_IGNORE) == MPI_SUCCESS, what + ": Testsome");
+      int rc = MPI_SUCCESS;
+      for (int out = 0; out != MPI_UNDEFINED && rc == MPI_SUCCESS;)
+        rc = MPI_Testsome(n, reqs.data(), &out, idx.data(), MPI_STATUSES_IGNORE);
+      check(rc == MPI_SUCCESS, what + ": MPI_Testsome");
     } else {
-      for (MPI_Request& q : reqs) {
-        for (int flag = 0; flag == 0;) check(MPI_Test(&q, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS, what + ": Test");
-      }
+      for (MPI_Request& q : reqs)
+        check(until_flag([&](int* f) { return MPI_Test(&q, f, MPI_STATUS_IGNORE); }) == MPI_SUCCESS,
+              what + ": MPI_Test");
     }
     for (const Run& r : runs) r.verify(what + " " + kind_name(r.call.kind));
   }
