@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -271,12 +272,17 @@ inline std::vector<unsigned char> expected_area(const Call& c, int r) {
   const auto& in = c.graph->in[static_cast<std::size_t>(r)];
   const TypeMap& st = c.types->send;
   const TypeMap& rt = c.types->recv;
+  std::map<int, std::pair<Side, std::vector<unsigned char>>> senders;  // each sender's side and data, once
   for (std::size_t i = 0; i < in.size(); ++i) {
     const int s = in[i];
     if (s == MPI_PROC_NULL) continue;
     const std::size_t j = per_edge(c.kind) ? paired_edge(*c.graph, r, i) : 0;
-    const Side ss = send_side(c, s);
-    const std::vector<unsigned char> data = send_data(c, s, ss.bytes);
+    if (senders.count(s) == 0) {
+      Side side = send_side(c, s);
+      std::vector<unsigned char> bytes = send_data(c, s, side.bytes);
+      senders.emplace(s, std::make_pair(std::move(side), std::move(bytes)));
+    }
+    const auto& [ss, data] = senders.at(s);
     std::vector<unsigned char> packed;
     for (int e = 0; e < ss.counts[j]; ++e) {
       const std::size_t base = (static_cast<std::size_t>(ss.displs[j]) + static_cast<std::size_t>(e)) * st.extent;
