@@ -378,9 +378,15 @@ struct Args {
   const int* rd;
   int n;
   explicit Args(Run& run)
-      : s(run.send.data()), r(run.recv()), st(run.call.types->send.type), rt(run.call.types->recv.type),
-        sc(run.sends.counts.data()), sd(run.sends.displs.data()), rc(run.recvs.counts.data()),
-        rd(run.recvs.displs.data()), n(run.call.count) {}
+      : s(run.send.data()),
+        r(run.recv()),
+        st(run.call.types->send.type),
+        rt(run.call.types->recv.type),
+        sc(run.sends.counts.data()),
+        sd(run.sends.displs.data()),
+        rc(run.recvs.counts.data()),
+        rd(run.recvs.displs.data()),
+        n(run.call.count) {}
 };
 
 // Posts the call through MPI_ (pmpi false) or PMPI_: blocking when req is null.
