@@ -22,23 +22,13 @@
 #include <string>
 #include <vector>
 
-#include "interposed.h"
+#include "mpi_check.h"
 
 namespace {
 
-int g_rank = 0;
-int g_size = 1;
-long g_checks = 0;
-long g_failures = 0;
-const char* g_only = nullptr;
+using namespace nbt;
 
-void check(bool ok, const std::string& what) {
-  ++g_checks;
-  if (!ok) {
-    ++g_failures;
-    if (g_failures <= 20) std::fprintf(stderr, "[rank %d] FAIL: %s\n", g_rank, what.c_str());
-  }
-}
+const char* g_only = nullptr;
 
 constexpr unsigned char kGuard = 0xA5;
 constexpr std::size_t kGuardBytes = 64;
@@ -52,12 +42,6 @@ MPI_Comm make_graph(const std::vector<int>& in, const std::vector<int>& out) {
   MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, static_cast<int>(in.size()), in.data(), MPI_UNWEIGHTED,
                                  static_cast<int>(out.size()), out.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &g);
   return g;
-}
-
-int error_class(int rc) {
-  int cls = MPI_SUCCESS;
-  MPI_Error_class(rc, &cls);
-  return cls;
 }
 
 // A receive area with guard bytes before and after.
@@ -84,14 +68,9 @@ using Call = std::function<int(bool use_pmpi, unsigned char* recv)>;
 
 // Open MPI 4.1.4's own neighbor allgather hangs on a rank with in-neighbours
 // and no out-neighbours (the end of a directed chain), also with plain
-// buffers and without nbrcoll; there the closed form is the only reference.
-// It also crashes after truncating a multi-MiB receive (see mismatched()).
-bool open_mpi_41() {
-  char version[MPI_MAX_LIBRARY_VERSION_STRING];
-  int length = 0;
-  MPI_Get_library_version(version, &length);
-  return std::strstr(version, "Open MPI v4.1") != nullptr;
-}
+// buffers and without nbrcoll; there the closed form is the only reference
+// (open_mpi_41(), mpi_check.h). It also crashes after truncating a multi-MiB
+// receive (see mismatched()).
 
 struct Expect {
   const std::vector<unsigned char>* bytes = nullptr;  // the closed form of the receive area, if known
@@ -430,11 +409,7 @@ void late_rank0() {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &g_size);
-  // Errors return (the graph communicators inherit this), so that erroneous
-  // cases can be compared.
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  begin();  // errors return, so that erroneous cases can be compared
   bool watchdog_demo = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) g_only = argv[++i];
@@ -464,9 +439,5 @@ int main(int argc, char** argv) {
     }
     argument_errors();
   }
-  long totals[2] = {g_checks, g_failures};
-  MPI_Allreduce(MPI_IN_PLACE, totals, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-  if (g_rank == 0) std::printf("%ld passed, %ld failed\n", totals[0] - totals[1], totals[1]);
-  MPI_Finalize();
-  return totals[1] == 0 ? 0 : 1;
+  return finish();
 }

@@ -1,0 +1,458 @@
+// One neighborhood collective call (alltoall, alltoallv, allgather,
+// allgatherv) described so that every rank can compute every rank's
+// arguments and data: the test programs build each rank's expected receive
+// area in closed form, post the call through MPI_ (nbrcoll when it is linked
+// or preloaded) or PMPI_ (the MPI's own), and compute a reference with plain
+// PMPI point-to-point messages over the graph's lists (Open MPI 4.1.4's own
+// neighbor collectives crash or hang on some graphs, see README).
+#pragma once
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "mpi_check.h"
+#include "test_graphs.h"
+
+namespace nbt {
+
+inline MPI_Comm make_graph(const Graph& g) {
+  const auto& in = g.in[static_cast<std::size_t>(g_rank)];
+  const auto& out = g.out[static_cast<std::size_t>(g_rank)];
+  MPI_Comm c = MPI_COMM_NULL;
+  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, static_cast<int>(in.size()), in.data(), MPI_UNWEIGHTED,
+                                 static_cast<int>(out.size()), out.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &c);
+  return c;
+}
+
+// Random with duplicate and self edges (with and without MPI_PROC_NULL),
+// every rank empty, a star, a directed chain, a ring.
+inline std::vector<Graph> test_graphs() {
+  std::vector<Graph> gs;
+  gs.push_back(random_graph(g_size, "random-dup-self-null", 0.4, 12, true, true, true));
+  gs.push_back(random_graph(g_size, "random-dup-self", 0.5, 34, true, true, false));
+  gs.push_back(empty_graph(g_size, "empty"));
+  gs.push_back(star_graph(g_size));
+  Graph chain = empty_graph(g_size, "chain");
+  for (int r = 0; r + 1 < g_size; ++r) add_edge(chain, r, r + 1);
+  gs.push_back(chain);
+  gs.push_back(ring_graph(g_size));
+  return gs;
+}
+
+constexpr unsigned char kGuard = 0xA5;
+constexpr std::size_t kGuardBytes = 32;
+
+// A datatype and where one element's bytes lie, in type-map order: the
+// closed form moves bytes by these maps and never asks the MPI.
+struct TypeMap {
+  MPI_Datatype type = MPI_BYTE;
+  std::vector<std::pair<std::size_t, std::size_t>> pieces;  // (offset, length) in one element
+  std::size_t extent = 1;
+};
+
+// A send and a receive type of one type signature.
+struct TypePair {
+  std::string name;
+  TypeMap send;
+  TypeMap recv;
+};
+
+// byte, int, a strided vector into contiguous ints and back, a resized type
+// (gaps between elements), a struct with a gap inside each element.
+inline std::vector<TypePair> make_type_pairs(std::vector<MPI_Datatype>& owned) {
+  const auto commit = [&owned](MPI_Datatype t) {
+    MPI_Type_commit(&t);
+    owned.push_back(t);
+    return t;
+  };
+  MPI_Datatype vec = MPI_DATATYPE_NULL;
+  MPI_Datatype three = MPI_DATATYPE_NULL;
+  MPI_Datatype two = MPI_DATATYPE_NULL;
+  MPI_Datatype resized = MPI_DATATYPE_NULL;
+  MPI_Datatype gapped = MPI_DATATYPE_NULL;
+  MPI_Type_vector(3, 1, 2, MPI_INT, &vec);
+  MPI_Type_contiguous(3, MPI_INT, &three);
+  MPI_Type_contiguous(2, MPI_INT, &two);
+  MPI_Type_create_resized(two, 0, 12, &resized);
+  MPI_Type_free(&two);
+  const int lengths[2] = {1, 1};
+  const MPI_Aint at[2] = {0, 8};
+  const MPI_Datatype types[2] = {MPI_CHAR, MPI_DOUBLE};
+  MPI_Type_create_struct(2, lengths, at, types, &gapped);
+  const TypeMap byte{MPI_BYTE, {{0, 1}}, 1};
+  const TypeMap int1{MPI_INT, {{0, 4}}, 4};
+  const TypeMap strided{commit(vec), {{0, 4}, {8, 4}, {16, 4}}, 20};
+  const TypeMap contig{commit(three), {{0, 12}}, 12};
+  const TypeMap padded{commit(resized), {{0, 8}}, 12};
+  const TypeMap holed{commit(gapped), {{0, 1}, {8, 8}}, 16};
+  return {{"byte", byte, byte},
+          {"int", int1, int1},
+          {"vector->contig", strided, contig},
+          {"contig->vector", contig, strided},
+          {"resized", padded, padded},
+          {"struct-gap", holed, holed}};
+}
+
+enum class Kind { alltoall, alltoallv, allgather, allgatherv };
+
+inline const char* kind_name(Kind k) {
+  switch (k) {
+    case Kind::alltoall:
+      return "alltoall";
+    case Kind::alltoallv:
+      return "alltoallv";
+    case Kind::allgather:
+      return "allgather";
+    case Kind::allgatherv:
+      return "allgatherv";
+  }
+  return "?";
+}
+
+inline bool per_edge(Kind k) {
+  return k == Kind::alltoall || k == Kind::alltoallv;
+}
+inline bool variable(Kind k) {
+  return k == Kind::alltoallv || k == Kind::allgatherv;
+}
+
+// Whether some rank's out-list names one destination twice.
+inline bool has_duplicate_edges(const Graph& g) {
+  for (auto out : g.out) {
+    std::sort(out.begin(), out.end());
+    if (std::adjacent_find(out.begin(), out.end(), [](int a, int b) { return a == b && a != MPI_PROC_NULL; }) !=
+        out.end())
+      return true;
+  }
+  return false;
+}
+
+// Where the MPI's own collective gives the standard's answer, so that it can
+// be a third opinion (and the MPI_ call is run where it is still the MPI's):
+// Open MPI 4.1.4 crashes on MPI_PROC_NULL neighbours and hangs on a rank with
+// in-neighbours and no out-neighbours (README, Known issues); MPICH 4.0.2's
+// neighbor alltoall (not alltoallv) fills the slots of duplicate edges
+// between one pair in reverse order.
+inline bool native_works(const Graph& g, Kind k) {
+  if (mpich_40()) return k != Kind::alltoall || !has_duplicate_edges(g);
+  if (!open_mpi_41()) return true;
+  if (g.has_null) return false;
+  for (std::size_t r = 0; r < g.in.size(); ++r) {
+    if (!g.in[r].empty() && g.out[r].empty()) return false;
+  }
+  return true;
+}
+
+// MPICH 4.0.2's MPI_Testall answers MPI_ERR_IN_STATUS once a persistent
+// request in it has completed (MPI_Test, MPI_Testany, MPI_Testsome do not):
+// the tests use MPI_Testall on persistent requests only where it is not the MPI's.
+inline bool testall_persistent_works() {
+  return !mpich_40() || interposed("MPI_Testall");
+}
+
+struct Call {
+  Kind kind = Kind::alltoall;
+  const Graph* graph = nullptr;
+  const TypePair* types = nullptr;
+  int count = 1;      // elements per block (the v variants derive theirs from it)
+  unsigned salt = 0;  // changes the send data only (persistent restarts)
+};
+
+// Elements that `s` sends on its out-edge `j` (alltoall) or in its one block (allgather).
+inline int block_count(const Call& c, int s, std::size_t j) {
+  switch (c.kind) {
+    case Kind::alltoall:
+    case Kind::allgather:
+      return c.count;
+    case Kind::alltoallv: {
+      const int pick[4] = {0, 1, 3, c.count};  // zero and odd counts
+      return pick[(static_cast<std::size_t>(s) * 7 + j * 13 + static_cast<std::size_t>(c.count)) % 4];
+    }
+    case Kind::allgatherv:
+      return s % 3 == 1 ? 0 : c.count + s % 2;
+  }
+  return 0;
+}
+
+// The k-th occurrence of a source in a receiver's in-list pairs with the k-th
+// occurrence of the receiver in the source's out-list (duplicate edges match
+// in list order). Returns the sender's out-edge index for slot `i` of `r`.
+inline std::size_t paired_edge(const Graph& g, int r, std::size_t i) {
+  const auto& in = g.in[static_cast<std::size_t>(r)];
+  const int s = in[i];
+  std::size_t k = 0;
+  for (std::size_t x = 0; x < i; ++x) k += in[x] == s ? 1 : 0;
+  const auto& out = g.out[static_cast<std::size_t>(s)];
+  for (std::size_t j = 0; j < out.size(); ++j) {
+    if (out[j] == r && k-- == 0) return j;
+  }
+  std::fprintf(stderr, "[rank %d] test graph is not consistent\n", g_rank);
+  std::abort();
+}
+
+// Counts and displacements (in elements of the type's extent) of one side.
+struct Side {
+  std::vector<int> counts;
+  std::vector<int> displs;
+  std::size_t bytes = 0;
+};
+
+inline void finish_side(Side& side, int elements, std::size_t extent) {
+  // A tail: never a NULL buffer (MPICH rejects one even with nothing to move),
+  // and on the receive side more bytes that must stay untouched.
+  side.bytes = static_cast<std::size_t>(elements) * extent + 8;
+  // An empty vector's data() may be NULL, which MPIs reject as counts.
+  side.counts.reserve(1);
+  side.displs.reserve(1);
+}
+
+// alltoall: blocks in edge order; alltoallv: in reverse edge order with a
+// one-element gap after each; allgather(v): one block at 0.
+inline Side send_side(const Call& c, int s) {
+  Side side;
+  const std::size_t blocks = per_edge(c.kind) ? c.graph->out[static_cast<std::size_t>(s)].size() : 1;
+  int end = 0;
+  side.counts.resize(blocks);
+  side.displs.resize(blocks);
+  for (std::size_t x = blocks; x-- > 0;) {
+    side.counts[x] = block_count(c, s, x);
+    side.displs[x] = c.kind == Kind::alltoall ? static_cast<int>(x) * c.count : (c.kind == Kind::alltoallv ? end : 0);
+    end = std::max(end, side.displs[x] + side.counts[x] + (c.kind == Kind::alltoallv ? 1 : 0));
+  }
+  finish_side(side, end, c.types->send.extent);
+  return side;
+}
+
+// alltoall / allgather: slot i at i * count; the v variants: slots in reverse
+// order with one or two elements of gap after each (non-monotone
+// displacements). An MPI_PROC_NULL slot has a count too, and must stay untouched.
+inline Side recv_side(const Call& c, int r) {
+  Side side;
+  const auto& in = c.graph->in[static_cast<std::size_t>(r)];
+  int end = 0;
+  side.counts.resize(in.size());
+  side.displs.resize(in.size());
+  for (std::size_t i = in.size(); i-- > 0;) {
+    const int s = in[i];
+    if (!variable(c.kind)) {
+      side.counts[i] = c.count;
+      side.displs[i] = static_cast<int>(i) * c.count;
+      end = std::max(end, side.displs[i] + c.count);
+      continue;
+    }
+    side.counts[i] = s == MPI_PROC_NULL ? 2 : block_count(c, s, per_edge(c.kind) ? paired_edge(*c.graph, r, i) : 0);
+    side.displs[i] = end;
+    end += side.counts[i] + 1 + static_cast<int>(i % 2);
+  }
+  finish_side(side, end, c.types->recv.extent);
+  return side;
+}
+
+// Every byte of rank s's send buffer, gaps included.
+inline std::vector<unsigned char> send_data(const Call& c, int s, std::size_t bytes) {
+  std::vector<unsigned char> b(bytes);
+  for (std::size_t i = 0; i < bytes; ++i)
+    b[i] = static_cast<unsigned char>((s * 131 + static_cast<int>(i % 251) * 7 + static_cast<int>(c.salt) * 29 + 1) &
+                                      0xFF);
+  return b;
+}
+
+// The closed form of rank r's receive area (guards included): each slot gets
+// its paired block's type-map bytes, everything else keeps kGuard.
+inline std::vector<unsigned char> expected_area(const Call& c, int r) {
+  const Side rs = recv_side(c, r);
+  std::vector<unsigned char> area(rs.bytes + 2 * kGuardBytes, kGuard);
+  const auto& in = c.graph->in[static_cast<std::size_t>(r)];
+  const TypeMap& st = c.types->send;
+  const TypeMap& rt = c.types->recv;
+  std::map<int, std::pair<Side, std::vector<unsigned char>>> senders;  // each sender's side and data, once
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const int s = in[i];
+    if (s == MPI_PROC_NULL) continue;
+    const std::size_t j = per_edge(c.kind) ? paired_edge(*c.graph, r, i) : 0;
+    if (senders.count(s) == 0) {
+      Side side = send_side(c, s);
+      std::vector<unsigned char> bytes = send_data(c, s, side.bytes);
+      senders.emplace(s, std::make_pair(std::move(side), std::move(bytes)));
+    }
+    const auto& [ss, data] = senders.at(s);
+    std::vector<unsigned char> packed;
+    for (int e = 0; e < ss.counts[j]; ++e) {
+      const std::size_t base = (static_cast<std::size_t>(ss.displs[j]) + static_cast<std::size_t>(e)) * st.extent;
+      for (const auto& [off, len] : st.pieces) packed.insert(packed.end(), &data[base + off], &data[base + off] + len);
+    }
+    std::size_t next = 0;
+    for (int e = 0; e < rs.counts[i]; ++e) {
+      const std::size_t base =
+          kGuardBytes + (static_cast<std::size_t>(rs.displs[i]) + static_cast<std::size_t>(e)) * rt.extent;
+      for (const auto& [off, len] : rt.pieces) {
+        for (std::size_t b = 0; b < len; ++b) area[base + off + b] = packed[next++];
+      }
+    }
+  }
+  return area;
+}
+
+// This rank's buffers for one call.
+struct Run {
+  Call call;
+  Side sends;
+  Side recvs;
+  std::vector<unsigned char> send;
+  std::vector<unsigned char> area;
+  explicit Run(const Call& c)
+      : call(c), sends(send_side(c, g_rank)), recvs(recv_side(c, g_rank)), area(recvs.bytes + 2 * kGuardBytes) {
+    refill(c.salt);
+  }
+  unsigned char* recv() { return area.data() + kGuardBytes; }
+  // New send data in the same buffer (persistent requests keep the address), fresh guards.
+  void refill(unsigned salt) {
+    call.salt = salt;
+    const std::vector<unsigned char> d = send_data(call, g_rank, sends.bytes);
+    send.resize(d.size());
+    std::copy(d.begin(), d.end(), send.begin());
+    std::fill(area.begin(), area.end(), kGuard);
+  }
+  void verify(const std::string& what) const {
+    check(area == expected_area(call, g_rank), what + ": receive area differs from the closed form");
+  }
+};
+
+// How a test program waits for one request; the data tests rotate through all.
+enum class Done { wait, test, waitall, waitany, waitsome, testall, testany, testsome, get_status, count };
+
+inline const char* done_name(Done d) {
+  static const char* names[] = {"Wait",    "Test",    "Waitall",  "Waitany",           "Waitsome",
+                                "Testall", "Testany", "Testsome", "Request_get_status"};
+  return names[static_cast<int>(d)];
+}
+
+// Completes *req with `how` (loops for the Test forms; Request_get_status
+// leaves the request to an MPI_Wait). Returns the first error code seen.
+inline int complete(MPI_Request* req, Done how) {
+  int index = 0;
+  int out = 0;
+  switch (how) {
+    case Done::wait:
+      return MPI_Wait(req, MPI_STATUS_IGNORE);
+    case Done::waitall:
+      return MPI_Waitall(1, req, MPI_STATUSES_IGNORE);
+    case Done::waitany:
+      return MPI_Waitany(1, req, &index, MPI_STATUS_IGNORE);
+    case Done::waitsome:
+      return MPI_Waitsome(1, req, &out, &index, MPI_STATUSES_IGNORE);
+    case Done::test:
+      return until_flag([&](int* f) { return MPI_Test(req, f, MPI_STATUS_IGNORE); });
+    case Done::testall:
+      return until_flag([&](int* f) { return MPI_Testall(1, req, f, MPI_STATUSES_IGNORE); });
+    case Done::testany:
+      return until_flag([&](int* f) { return MPI_Testany(1, req, &index, f, MPI_STATUS_IGNORE); });
+    case Done::testsome:
+      return until_flag([&](int* f) { return MPI_Testsome(1, req, f, &index, MPI_STATUSES_IGNORE); });
+    case Done::get_status: {
+      const int rc = until_flag([&](int* f) { return MPI_Request_get_status(*req, f, MPI_STATUS_IGNORE); });
+      return rc != MPI_SUCCESS ? rc : MPI_Wait(req, MPI_STATUS_IGNORE);
+    }
+    case Done::count:
+      break;
+  }
+  return MPI_ERR_OTHER;
+}
+
+// A run's arguments, as the calls below take them.
+struct Args {
+  const void* s;
+  void* r;
+  MPI_Datatype st;
+  MPI_Datatype rt;
+  const int* sc;
+  const int* sd;
+  const int* rc;
+  const int* rd;
+  int n;
+  explicit Args(Run& run)
+      : s(run.send.data()),
+        r(run.recv()),
+        st(run.call.types->send.type),
+        rt(run.call.types->recv.type),
+        sc(run.sends.counts.data()),
+        sd(run.sends.displs.data()),
+        rc(run.recvs.counts.data()),
+        rd(run.recvs.displs.data()),
+        n(run.call.count) {}
+};
+
+// Posts the call through MPI_ (pmpi false) or PMPI_: blocking when req is null.
+inline int post(Run& run, bool pmpi, MPI_Comm g, MPI_Request* req) {
+  const auto [s, r, st, rt, sc, sd, rc, rd, n] = Args(run);
+  switch (run.call.kind) {
+    case Kind::alltoall:
+      if (req == nullptr) return (pmpi ? PMPI_Neighbor_alltoall : MPI_Neighbor_alltoall)(s, n, st, r, n, rt, g);
+      return (pmpi ? PMPI_Ineighbor_alltoall : MPI_Ineighbor_alltoall)(s, n, st, r, n, rt, g, req);
+    case Kind::alltoallv:
+      if (req == nullptr)
+        return (pmpi ? PMPI_Neighbor_alltoallv : MPI_Neighbor_alltoallv)(s, sc, sd, st, r, rc, rd, rt, g);
+      return (pmpi ? PMPI_Ineighbor_alltoallv : MPI_Ineighbor_alltoallv)(s, sc, sd, st, r, rc, rd, rt, g, req);
+    case Kind::allgather:
+      if (req == nullptr) return (pmpi ? PMPI_Neighbor_allgather : MPI_Neighbor_allgather)(s, n, st, r, n, rt, g);
+      return (pmpi ? PMPI_Ineighbor_allgather : MPI_Ineighbor_allgather)(s, n, st, r, n, rt, g, req);
+    case Kind::allgatherv:
+      if (req == nullptr)
+        return (pmpi ? PMPI_Neighbor_allgatherv : MPI_Neighbor_allgatherv)(s, sc[0], st, r, rc, rd, rt, g);
+      return (pmpi ? PMPI_Ineighbor_allgatherv : MPI_Ineighbor_allgatherv)(s, sc[0], st, r, rc, rd, rt, g, req);
+  }
+  return MPI_ERR_OTHER;
+}
+
+#if MPI_VERSION >= 4
+// The persistent form (MPI 4): *_init through MPI_ or PMPI_.
+inline int post_init(Run& run, bool pmpi, MPI_Comm g, MPI_Request* req) {
+  const auto [s, r, st, rt, sc, sd, rc, rd, n] = Args(run);
+  const MPI_Info info = MPI_INFO_NULL;
+  switch (run.call.kind) {
+    case Kind::alltoall:
+      return (pmpi ? PMPI_Neighbor_alltoall_init : MPI_Neighbor_alltoall_init)(s, n, st, r, n, rt, g, info, req);
+    case Kind::alltoallv:
+      return (pmpi ? PMPI_Neighbor_alltoallv_init : MPI_Neighbor_alltoallv_init)(s, sc, sd, st, r, rc, rd, rt, g, info,
+                                                                                 req);
+    case Kind::allgather:
+      return (pmpi ? PMPI_Neighbor_allgather_init : MPI_Neighbor_allgather_init)(s, n, st, r, n, rt, g, info, req);
+    case Kind::allgatherv:
+      return (pmpi ? PMPI_Neighbor_allgatherv_init : MPI_Neighbor_allgatherv_init)(s, sc[0], st, r, rc, rd, rt, g, info,
+                                                                                   req);
+  }
+  return MPI_ERR_OTHER;
+}
+#endif
+
+// The reference: the same arguments as plain PMPI messages over this rank's
+// lists on `ref` (a duplicate of MPI_COMM_WORLD: graph ranks are world ranks,
+// reorder is 0). Messages between one pair match in posting order, which is
+// the standard's rule for duplicate edges; MPI_PROC_NULL ends move nothing.
+inline int p2p_reference(Run& run, MPI_Comm ref) {
+  const Call& c = run.call;
+  const auto& in = c.graph->in[static_cast<std::size_t>(g_rank)];
+  const auto& out = c.graph->out[static_cast<std::size_t>(g_rank)];
+  std::vector<MPI_Request> reqs;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    reqs.emplace_back();
+    PMPI_Irecv(run.recv() + static_cast<std::size_t>(run.recvs.displs[i]) * c.types->recv.extent, run.recvs.counts[i],
+               c.types->recv.type, in[i], 7, ref, &reqs.back());
+  }
+  for (std::size_t j = 0; j < out.size(); ++j) {
+    const std::size_t b = per_edge(c.kind) ? j : 0;
+    reqs.emplace_back();
+    PMPI_Isend(run.send.data() + static_cast<std::size_t>(run.sends.displs[b]) * c.types->send.extent,
+               run.sends.counts[b], c.types->send.type, out[j], 7, ref, &reqs.back());
+  }
+  return PMPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE);
+}
+
+}  // namespace nbt
