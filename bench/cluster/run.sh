@@ -16,7 +16,7 @@
 set -euo pipefail
 
 nodes=2 per_node=8 rate=1gbit delay="" np=""
-usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --nodes) nodes=$2; shift 2 ;;
