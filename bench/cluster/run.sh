@@ -12,11 +12,13 @@
 # back to emulated nodes on one host (NBRCOLL_RANKS_PER_NODE=K, no rate cap).
 # Extra mpirun options can be given in NBRCOLL_CLUSTER_MPIRUN_ARGS.
 # NBRCOLL_MPI=mpich launches with MPICH's Hydra (mpiexec.mpich) instead of
-# Open MPI's mpirun (the default, NBRCOLL_MPI=openmpi).
+# Open MPI's mpirun (the default, NBRCOLL_MPI=openmpi); there a job whose
+# ranks all wrote finalize markers but that hangs in MPI_Finalize is ended
+# after NBRCOLL_CLUSTER_FINALIZE_GRACE seconds (20; see bench/README.md).
 set -euo pipefail
 
 nodes=2 per_node=8 rate=1gbit delay="" np=""
-usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --nodes) nodes=$2; shift 2 ;;
@@ -36,6 +38,8 @@ np=${np:-$((nodes * per_node))}
 
 mpi=${NBRCOLL_MPI:-openmpi}
 [[ "$mpi" == openmpi || "$mpi" == mpich ]] || { echo "run.sh: NBRCOLL_MPI must be openmpi or mpich" >&2; exit 2; }
+grace=${NBRCOLL_CLUSTER_FINALIZE_GRACE:-20}   # MPICH only, see wait below
+[[ "$grace" =~ ^[0-9]+$ ]] || { echo "run.sh: NBRCOLL_CLUSTER_FINALIZE_GRACE must be seconds" >&2; exit 2; }
 
 root_args=()
 [[ $(id -u) -eq 0 && "$mpi" == openmpi ]] && root_args=(--allow-run-as-root)
@@ -169,9 +173,14 @@ if [[ "$mpi" == mpich ]]; then
   # UCX's shared memory and CMA take every namespace of this host for one
   # machine (same boot id), so only UCX_TLS=tcp makes bytes cross the links;
   # 127.0.0.1 is another host in each namespace: UCX keeps to eth0.
+  # Programs that write finalize markers (nbrcoll-bench does) tell us when
+  # every rank has reached MPI_Finalize; see wait_mpich below.
+  markers=$work/finalize
+  mkdir -p "$markers"
   launch=(env -u NBRCOLL_RANKS_PER_NODE mpiexec.mpich -n "$np" -f "$work/hostfile"
     -launcher ssh -launcher-exec "$work/agent"
-    -genv UCX_TLS "${UCX_TLS:-tcp}" -genv UCX_NET_DEVICES "${UCX_NET_DEVICES:-eth0}")
+    -genv UCX_TLS "${UCX_TLS:-tcp}" -genv UCX_NET_DEVICES "${UCX_NET_DEVICES:-eth0}"
+    -genv NBRCOLL_CLUSTER_FINALIZE_DIR "$markers")
 else
   launch=(mpirun "${root_args[@]}" -np "$np" --hostfile "$work/hostfile" --bind-to none
     --mca plm_rsh_agent "$work/agent" --mca plm_rsh_no_tree_spawn 1
@@ -183,6 +192,40 @@ fi
 ip netns exec "$head" unshare --uts sh -c 'hostname "$0"; exec "$@"' "h-$id" \
   "${launch[@]}" ${NBRCOLL_CLUSTER_MPIRUN_ARGS:-} "$prog" "${prog_args[@]}" < /dev/null &
 launcher=$!
+
+# MPICH 4.0.2 (ch4:ucx over TCP) can hang in MPI_Finalize after the program
+# is done: ranks that have closed their UCX endpoints wait in a PMI barrier
+# while a peer still waits for them to answer its endpoint close (fixed
+# upstream by pmodels/mpich#6596; no setting of 4.0.2 or UCX 1.13 avoids
+# it). A program that writes $NBRCOLL_CLUSTER_FINALIZE_DIR/finalize.RANK
+# (its exit status) just before MPI_Finalize lets us tell that hang apart:
+# once every rank's marker is there and mpiexec has not returned within
+# NBRCOLL_CLUSTER_FINALIZE_GRACE seconds (20), the job is ended here and the
+# run's status is the ranks' own (the first non-zero one, else 0). Missing
+# markers (a failure or hang before MPI_Finalize) change nothing.
+if [[ "$mpi" == mpich ]]; then
+  all_since=""
+  while kill -0 "$launcher" 2>/dev/null; do
+    if [[ -z "$all_since" ]]; then
+      n=0
+      for ((r = 0; r < np; ++r)); do
+        if [[ -e "$markers/finalize.$r" ]]; then n=$((n + 1)); fi
+      done
+      if [[ $n -eq $np ]]; then all_since=$SECONDS; fi
+    elif (( SECONDS - all_since >= grace )); then
+      kill -KILL "$launcher" 2>/dev/null || true
+      wait "$launcher" 2>/dev/null || true
+      rc=0
+      for ((r = 0; r < np; ++r)); do
+        s=$(head -n 1 "$markers/finalize.$r" 2>/dev/null || true)
+        if [[ "$s" =~ ^[0-9]+$ && "$s" -ne 0 ]]; then rc=$s; break; fi
+      done
+      echo "run.sh: MPICH 4.0.2 hung in MPI_Finalize after every rank finished (known MPICH ch4/ucx bug, fixed upstream by pmodels/mpich#6596); job ended by run.sh" >&2
+      exit "$rc"   # the EXIT trap ends the ranks and proxies in our namespaces
+    fi
+    sleep 1
+  done
+fi
 set +e
 wait "$launcher"
 rc=$?
