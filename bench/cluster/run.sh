@@ -38,8 +38,9 @@ np=${np:-$((nodes * per_node))}
 
 mpi=${NBRCOLL_MPI:-openmpi}
 [[ "$mpi" == openmpi || "$mpi" == mpich ]] || { echo "run.sh: NBRCOLL_MPI must be openmpi or mpich" >&2; exit 2; }
-grace=${NBRCOLL_CLUSTER_FINALIZE_GRACE:-20}   # MPICH only, see wait below
-[[ "$grace" =~ ^[0-9]+$ ]] || { echo "run.sh: NBRCOLL_CLUSTER_FINALIZE_GRACE must be seconds" >&2; exit 2; }
+grace=${NBRCOLL_CLUSTER_FINALIZE_GRACE:-20}   # MPICH only, see the wait at the end
+[[ "$mpi" == openmpi || "$grace" =~ ^[0-9]+$ ]] ||
+  { echo "run.sh: NBRCOLL_CLUSTER_FINALIZE_GRACE must be seconds" >&2; exit 2; }
 
 root_args=()
 [[ $(id -u) -eq 0 && "$mpi" == openmpi ]] && root_args=(--allow-run-as-root)
