@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <stdexcept>
@@ -62,6 +63,23 @@ void write_csv(const Options& o, const Outcome& r, const RunInfo& run) {
   write_csv_rows(f, r.rows, run);
 }
 
+// NBRCOLL_CLUSTER_FINALIZE_DIR=DIR (set by bench/cluster/run.sh under MPICH):
+// write DIR/finalize.RANK holding the exit status this rank returns, right
+// before MPI_Finalize, with the output flushed. run.sh ends a job whose every
+// rank got this far but whose MPI then hangs in MPI_Finalize (MPICH 4.0.2).
+void mark_finalize(int rank, int status) {
+  const char* dir = std::getenv("NBRCOLL_CLUSTER_FINALIZE_DIR");
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  if (dir == nullptr || *dir == '\0') return;
+  const std::string path = std::string(dir) + "/finalize." + std::to_string(rank);
+  std::ofstream f(path, std::ios::trunc);
+  f << status << '\n';
+  f.close();
+  if (!f) std::cerr << "[rank " << rank << "] nbrcoll-bench: cannot write " << path << "\n";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -100,9 +118,11 @@ int main(int argc, char** argv) {
     if (rank == 0)
       std::cerr << "nbrcoll-bench: " << e.what() << "\n"
                 << (std::string(e.what()).find("--") != std::string::npos ? usage() : "");
+    mark_finalize(rank, 2);
     MPI_Finalize();
     return 2;
   }
+  mark_finalize(rank, rc);
   MPI_Finalize();
   return rc;
 }

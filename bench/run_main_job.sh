@@ -16,10 +16,17 @@ root=$(dirname "$here")
 build=${1:-$root/build}
 mkdir -p "$build" && build=$(cd "$build" && pwd)
 out=${2:-$build/bench-results}
-bench=$build/bin/nbrcoll-bench
+# NBRCOLL_MPI=mpich: an MPICH build (nbrcoll-bench-mpich), run by MPICH's Hydra.
+suffix=""
+[[ "${NBRCOLL_MPI:-openmpi}" == mpich ]] && suffix=-mpich
+bench=$build/bin/nbrcoll-bench$suffix
 if [[ ! -x "$bench" ]]; then
   echo "run_main_job: $bench missing, building it" >&2
-  cmake -S "$root" -B "$build" >/dev/null
+  if [[ -n "$suffix" && ! -f "$build/CMakeCache.txt" ]]; then
+    echo "run_main_job: configure it for MPICH first: NBRCOLL_MPI=mpich scripts/build.sh $build" >&2
+    exit 2
+  fi
+  cmake -S "$root" -B "$build" -DNBRCOLL_BUILD_BENCH=ON >/dev/null
   cmake --build "$build" -j2 --target nbrcoll-bench
 fi
 mkdir -p "$out"

@@ -39,8 +39,7 @@ if [[ "$mpi" != openmpi ]]; then
     dir=build-mpich-asan
     sanitize=(-DNBRCOLL_SANITIZE="$NBRCOLL_SANITIZE" -DCMAKE_BUILD_TYPE=Debug)
   fi
-  scripts/build.sh "$dir" -DMPI_C_COMPILER=mpicc.mpich -DMPI_CXX_COMPILER=mpicxx.mpich \
-    -DMPIEXEC_EXECUTABLE="$(command -v mpiexec.mpich)" -DNBRCOLL_WITH_HIP=OFF -DNBRCOLL_WITH_CUDA=OFF \
+  NBRCOLL_MPI=mpich scripts/build.sh "$dir" -DNBRCOLL_WITH_HIP=OFF -DNBRCOLL_WITH_CUDA=OFF \
     -DNBRCOLL_BUILD_BENCH=OFF -DNBRCOLL_TEST_AREAS= "${sanitize[@]}"
   ctest --test-dir "$dir" --output-on-failure -j"$(nproc)" -L mpich
 fi

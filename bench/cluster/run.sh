@@ -11,10 +11,14 @@
 # (no root, no CAP_SYS_ADMIN, a locked-down container) it says so and falls
 # back to emulated nodes on one host (NBRCOLL_RANKS_PER_NODE=K, no rate cap).
 # Extra mpirun options can be given in NBRCOLL_CLUSTER_MPIRUN_ARGS.
+# NBRCOLL_MPI=mpich launches with MPICH's Hydra (mpiexec.mpich) instead of
+# Open MPI's mpirun (the default, NBRCOLL_MPI=openmpi); there a job whose
+# ranks all wrote finalize markers but that hangs in MPI_Finalize is ended
+# after NBRCOLL_CLUSTER_FINALIZE_GRACE seconds (20; see bench/README.md).
 set -euo pipefail
 
 nodes=2 per_node=8 rate=1gbit delay="" np=""
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --nodes) nodes=$2; shift 2 ;;
@@ -32,13 +36,20 @@ done
 [[ "$per_node" =~ ^[0-9]+$ && "$per_node" -ge 1 ]] || { echo "run.sh: --ranks-per-node must be >= 1" >&2; exit 2; }
 np=${np:-$((nodes * per_node))}
 
-root_args=()
-[[ $(id -u) -eq 0 ]] && root_args=(--allow-run-as-root)
+mpi=${NBRCOLL_MPI:-openmpi}
+[[ "$mpi" == openmpi || "$mpi" == mpich ]] || { echo "run.sh: NBRCOLL_MPI must be openmpi or mpich" >&2; exit 2; }
+grace=${NBRCOLL_CLUSTER_FINALIZE_GRACE:-20}   # MPICH only, see the wait at the end
+[[ "$mpi" == openmpi || "$grace" =~ ^[0-9]+$ ]] ||
+  { echo "run.sh: NBRCOLL_CLUSTER_FINALIZE_GRACE must be seconds" >&2; exit 2; }
 
-# Pass the program's NBRCOLL_* settings on to the ranks.
+root_args=()
+[[ $(id -u) -eq 0 && "$mpi" == openmpi ]] && root_args=(--allow-run-as-root)
+
+# Pass the program's NBRCOLL_* settings on to the ranks (Hydra passes its
+# whole environment without being asked).
 env_args=()
 while IFS='=' read -r name _; do
-  [[ "$name" == NBRCOLL_* && "$name" != NBRCOLL_RANKS_PER_NODE && "$name" != NBRCOLL_CLUSTER_* ]] && env_args+=(-x "$name")
+  [[ "$mpi" == openmpi && "$name" == NBRCOLL_* && "$name" != NBRCOLL_RANKS_PER_NODE && "$name" != NBRCOLL_CLUSTER_* ]] && env_args+=(-x "$name")
 done < <(env)
 
 # Resolve the program to an absolute path: the ranks start elsewhere.
@@ -53,6 +64,7 @@ fallback() {
   echo "run.sh: $1" >&2
   echo "run.sh: falling back to emulated nodes on one host (NBRCOLL_RANKS_PER_NODE=$per_node, no link cap)" >&2
   export NBRCOLL_RANKS_PER_NODE=$per_node
+  [[ "$mpi" == mpich ]] && exec mpiexec.mpich -n "$np" ${NBRCOLL_CLUSTER_MPIRUN_ARGS:-} "$prog" "${prog_args[@]}"
   exec mpirun "${root_args[@]}" --oversubscribe -np "$np" -x NBRCOLL_RANKS_PER_NODE "${env_args[@]}" \
     ${NBRCOLL_CLUSTER_MPIRUN_ARGS:-} "$prog" "${prog_args[@]}"
 }
@@ -130,13 +142,19 @@ for ((i = 0; i < nodes; ++i)); do
   newns "${id}n$i"
   attach "${id}n$i" "$subnet.$((10 + i))" yes "$i"
   mkdir -p "$work/$(node_name "$i")"
-  echo "$(node_name "$i") slots=$per_node" >> "$work/hostfile"
+  if [[ "$mpi" == mpich ]]; then
+    echo "$(node_name "$i"):$per_node" >> "$work/hostfile"
+  else
+    echo "$(node_name "$i") slots=$per_node" >> "$work/hostfile"
+  fi
 done
 
-# The launcher: mpirun calls it as `agent HOST COMMAND...`; it runs the
-# command in HOST's namespace with HOST's own hostname and shared-memory dir.
+# The launcher: mpirun calls it as `agent HOST COMMAND...`, Hydra as ssh
+# (`agent -x HOST COMMAND...`); it runs the command in HOST's namespace with
+# HOST's own hostname and shared-memory dir.
 cat > "$work/agent" <<AGENT
 #!/bin/sh
+while [ "\${1#-}" != "\$1" ]; do shift; done
 host=\$1; shift
 case "\$host" in
   n*-$id) i=\${host%%-*}; i=\${i#n} ;;
@@ -146,17 +164,69 @@ exec ip netns exec "${id}n\$i" unshare --uts sh -c "hostname \$host; export OMPI
 AGENT
 chmod +x "$work/agent"
 
-echo "run.sh: $nodes nodes x $per_node ranks, links capped at $rate${delay:+, delay $delay} (namespaces ${id}*, subnet $subnet.0/24)" >&2
+echo "run.sh: $nodes nodes x $per_node ranks, links capped at $rate${delay:+, delay $delay} (namespaces ${id}*, subnet $subnet.0/24)$([[ "$mpi" == mpich ]] && echo ", MPICH's Hydra")" >&2
 # mpirun runs in the background so that a signal to this script interrupts
 # `wait` at once and the EXIT trap tears everything down (it kills mpirun too).
+if [[ "$mpi" == mpich ]]; then
+  # Hydra starts its proxies through the agent as it would through ssh and
+  # hands them its environment (the nodes are real here: no RANKS_PER_NODE).
+  # MPICH moves data between ranks of one node itself; UCX carries the rest.
+  # UCX's shared memory and CMA take every namespace of this host for one
+  # machine (same boot id), so only UCX_TLS=tcp makes bytes cross the links;
+  # 127.0.0.1 is another host in each namespace: UCX keeps to eth0.
+  # Programs that write finalize markers (nbrcoll-bench does) tell us when
+  # every rank has reached MPI_Finalize; see wait_mpich below.
+  markers=$work/finalize
+  mkdir -p "$markers"
+  launch=(env -u NBRCOLL_RANKS_PER_NODE mpiexec.mpich -n "$np" -f "$work/hostfile"
+    -launcher ssh -launcher-exec "$work/agent"
+    -genv UCX_TLS "${UCX_TLS:-tcp}" -genv UCX_NET_DEVICES "${UCX_NET_DEVICES:-eth0}"
+    -genv NBRCOLL_CLUSTER_FINALIZE_DIR "$markers")
+else
+  launch=(mpirun "${root_args[@]}" -np "$np" --hostfile "$work/hostfile" --bind-to none
+    --mca plm_rsh_agent "$work/agent" --mca plm_rsh_no_tree_spawn 1
+    --mca btl self,vader,tcp --mca pml ob1
+    --mca btl_tcp_if_include "$subnet.0/24" --mca oob_tcp_if_include "$subnet.0/24"
+    --mca mpi_yield_when_idle 1
+    "${env_args[@]}")
+fi
 ip netns exec "$head" unshare --uts sh -c 'hostname "$0"; exec "$@"' "h-$id" \
-  mpirun "${root_args[@]}" -np "$np" --hostfile "$work/hostfile" --bind-to none \
-    --mca plm_rsh_agent "$work/agent" --mca plm_rsh_no_tree_spawn 1 \
-    --mca btl self,vader,tcp --mca pml ob1 \
-    --mca btl_tcp_if_include "$subnet.0/24" --mca oob_tcp_if_include "$subnet.0/24" \
-    --mca mpi_yield_when_idle 1 \
-    "${env_args[@]}" ${NBRCOLL_CLUSTER_MPIRUN_ARGS:-} "$prog" "${prog_args[@]}" < /dev/null &
+  "${launch[@]}" ${NBRCOLL_CLUSTER_MPIRUN_ARGS:-} "$prog" "${prog_args[@]}" < /dev/null &
 launcher=$!
+
+# MPICH 4.0.2 (ch4:ucx over TCP) can hang in MPI_Finalize after the program
+# is done: ranks that have closed their UCX endpoints wait in a PMI barrier
+# while a peer still waits for them to answer its endpoint close (fixed
+# upstream by pmodels/mpich#6596; no setting of 4.0.2 or UCX 1.13 avoids
+# it). A program that writes $NBRCOLL_CLUSTER_FINALIZE_DIR/finalize.RANK
+# (its exit status) just before MPI_Finalize lets us tell that hang apart:
+# once every rank's marker is there and mpiexec has not returned within
+# NBRCOLL_CLUSTER_FINALIZE_GRACE seconds (20), the job is ended here and the
+# run's status is the ranks' own (the first non-zero one, else 0). Missing
+# markers (a failure or hang before MPI_Finalize) change nothing.
+if [[ "$mpi" == mpich ]]; then
+  all_since=""
+  while kill -0 "$launcher" 2>/dev/null; do
+    if [[ -z "$all_since" ]]; then
+      n=0
+      for ((r = 0; r < np; ++r)); do
+        if [[ -e "$markers/finalize.$r" ]]; then n=$((n + 1)); fi
+      done
+      if [[ $n -eq $np ]]; then all_since=$SECONDS; fi
+    elif (( SECONDS - all_since >= grace )); then
+      kill -KILL "$launcher" 2>/dev/null || true
+      wait "$launcher" 2>/dev/null || true
+      rc=0
+      for ((r = 0; r < np; ++r)); do
+        s=$(head -n 1 "$markers/finalize.$r" 2>/dev/null || true)
+        if [[ "$s" =~ ^[0-9]+$ && "$s" -ne 0 ]]; then rc=$s; break; fi
+      done
+      echo "run.sh: MPICH 4.0.2 hung in MPI_Finalize after every rank finished (known MPICH ch4/ucx bug, fixed upstream by pmodels/mpich#6596); job ended by run.sh" >&2
+      exit "$rc"   # the EXIT trap ends the ranks and proxies in our namespaces
+    fi
+    sleep 1
+  done
+fi
 set +e
 wait "$launcher"
 rc=$?
