@@ -1,6 +1,7 @@
 /* nbrcoll: topology-aware MPI neighborhood collectives.
  *
- * Applications need no header: nbrcoll replaces MPI_Neighbor_allgather(v)
+ * Applications need no header: nbrcoll replaces the neighborhood
+ * collectives (allgather(v), alltoall(v); blocking, nonblocking, persistent)
  * through the PMPI interface (LD_PRELOAD=libnbrcoll.so, or link -lnbrcoll
  * before -lmpi). This header gives the version for build systems (and
  * nbrcoll_version(), the version of the library actually loaded) and the
@@ -18,7 +19,7 @@ extern "C" {
 #endif
 /* The loaded library's version, "MAJOR.MINOR.PATCH" (NBRCOLL_VERSION_STRING
  * of the build it came from). The only symbol libnbrcoll exports besides the
- * four MPI functions. */
+ * MPI functions it takes. */
 const char* nbrcoll_version(void);
 #ifdef __cplusplus
 }
