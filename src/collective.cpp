@@ -41,8 +41,8 @@ int to_pmpi(const UserCall& c) {
     case Kind::kAlltoall:
       return PMPI_Neighbor_alltoall(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm);
     case Kind::kAlltoallv:
-      return PMPI_Neighbor_alltoallv(c.sendbuf, c.sendcounts, c.sdispls, c.sendtype, c.recvbuf, c.recvcounts,
-                                     c.rdispls, c.recvtype, c.comm);
+      return PMPI_Neighbor_alltoallv(c.sendbuf, c.sendcounts, c.sdispls, c.sendtype, c.recvbuf, c.recvcounts, c.rdispls,
+                                     c.recvtype, c.comm);
   }
   return MPI_ERR_INTERN;
 }
@@ -56,8 +56,7 @@ int to_pmpi(const UserCall& c, MPI_Request* r) {
       return PMPI_Ineighbor_allgatherv(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcounts, c.rdispls,
                                        c.recvtype, c.comm, r);
     case Kind::kAlltoall:
-      return PMPI_Ineighbor_alltoall(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm,
-                                     r);
+      return PMPI_Ineighbor_alltoall(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm, r);
     case Kind::kAlltoallv:
       return PMPI_Ineighbor_alltoallv(c.sendbuf, c.sendcounts, c.sdispls, c.sendtype, c.recvbuf, c.recvcounts,
                                       c.rdispls, c.recvtype, c.comm, r);
@@ -75,8 +74,8 @@ int to_pmpi(const UserCall& c, MPI_Info info, MPI_Request* r) {
       return PMPI_Neighbor_allgatherv_init(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcounts, c.rdispls,
                                            c.recvtype, c.comm, info, r);
     case Kind::kAlltoall:
-      return PMPI_Neighbor_alltoall_init(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype,
-                                         c.comm, info, r);
+      return PMPI_Neighbor_alltoall_init(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm,
+                                         info, r);
     case Kind::kAlltoallv:
       return PMPI_Neighbor_alltoallv_init(c.sendbuf, c.sendcounts, c.sdispls, c.sendtype, c.recvbuf, c.recvcounts,
                                           c.rdispls, c.recvtype, c.comm, info, r);
@@ -313,8 +312,8 @@ void trace_call(const CommState& state, const char* name, const char* why, const
   std::size_t leader = 0;
   for (const algos::Variant v : s.choice) leader += v == algos::Variant::kLeader ? 1 : 0;
   log(LogLevel::kTrace, "%s #%llu: own block %llu B; %zu of %zu blocks by leader, the rest by linear (%s)", name,
-      static_cast<unsigned long long>(state.sequence->calls), static_cast<unsigned long long>(s.layout.send_bytes()), leader,
-      s.choice.size(), why);
+      static_cast<unsigned long long>(state.sequence->calls), static_cast<unsigned long long>(s.layout.send_bytes()),
+      leader, s.choice.size(), why);
 }
 
 // What a call needs before its plan runs, common to every kind and mode.
@@ -345,13 +344,14 @@ bool take(const UserCall& c, CallArgs& args, Setup& out) {
 // stay linear: a leader forwards only inside an MPI call nbrcoll sees, and
 // a rank blocked elsewhere in the MPI would stall its peers. Alltoall plans
 // are linear only.
-const char* choose(const UserCall& c, const Setup& setup, Mode mode, const RunnablePlan& plan,
-                   CallScratch& s) {
+const char* choose(const UserCall& c, const Setup& setup, Mode mode, const RunnablePlan& plan, CallScratch& s) {
   const GraphInfo& info = *setup.state->info;
   const Algo algo = effective_algo();
   if (c.alltoall() || algo == Algo::kLinear || (algo == Algo::kAuto && mode != Mode::kBlocking)) {
     choose_variants(plan, s.layout, false, algos::Variant::kLinear, 0, s.choice);
-    return c.alltoall() ? "alltoall: linear" : algo == Algo::kLinear ? "NBRCOLL_ALGO" : "auto, nonblocking or persistent: linear";
+    return c.alltoall()            ? "alltoall: linear"
+           : algo == Algo::kLinear ? "NBRCOLL_ALGO"
+                                   : "auto, nonblocking or persistent: linear";
   }
   if (algo == Algo::kLeader) {
     choose_variants(plan, s.layout, false, algos::Variant::kLeader, 0, s.choice);

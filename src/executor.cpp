@@ -401,7 +401,8 @@ void PlanRun::post_recv(std::size_t r) {
     }
     case Route::kMpiStaged: {
       const ByteMessage m(range.size());
-      note(PMPI_Irecv(device_->staging() + recv_stage_[r], m.count(), m.type(), recv.peer, recv.tag + tag_offset_, comm_, req));
+      note(PMPI_Irecv(device_->staging() + recv_stage_[r], m.count(), m.type(), recv.peer, recv.tag + tag_offset_,
+                      comm_, req));
       break;
     }
     case Route::kIpc:

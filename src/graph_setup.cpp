@@ -182,8 +182,7 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out) {
   int flag = 0;
   PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag);
   const long long ub = flag != 0 && tag_ub != nullptr ? *tag_ub : 32767;
-  const long long stride =
-      1 + std::max(algos::largest_tag(info->plan.mixed), algos::largest_tag(info->alltoall.mixed));
+  const long long stride = 1 + std::max(algos::largest_tag(info->plan.mixed), algos::largest_tag(info->alltoall.mixed));
   if (stride >= ub) return MPI_ERR_TAG;
   info->tag_stride = static_cast<int>(stride);  // this rank's; set_tag_windows() makes it common
   out = std::move(info);

@@ -59,7 +59,8 @@ int cancel_fn(void* /*extra*/, int /*complete*/) {
 void complete(Tracked& t) {
   if (t.trigger != MPI_REQUEST_NULL) {
     // Persistent: the carrier's status cannot carry an error, so it is reported here.
-    if (t.op->error() != MPI_SUCCESS) log(LogLevel::kWarn, "persistent neighborhood collective failed with MPI error %d", t.op->error());
+    if (t.op->error() != MPI_SUCCESS)
+      log(LogLevel::kWarn, "persistent neighborhood collective failed with MPI error %d", t.op->error());
     PMPI_Start(&t.trigger);
     PMPI_Wait(&t.trigger, MPI_STATUS_IGNORE);  // its receive is posted: matches at once
   } else {

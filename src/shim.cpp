@@ -37,7 +37,6 @@ void banner_once(int world_rank) {
       c.topo.c_str(), c.ranks_per_node, c.watchdog);
 }
 
-
 // Build and attach our state to a graph communicator PMPI just made. All ranks
 // agree on the outcome, so either every rank has state or none has (a mix
 // would send some ranks to PMPI and others to our plan).
@@ -105,25 +104,22 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
 int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                            MPI_Datatype recvtype, MPI_Comm comm) {
   using nbrcoll::Kind;
-  return nbrcoll::neighbor_collective(
-      {Kind::kAllgather, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype,
-       comm});
+  return nbrcoll::neighbor_collective({Kind::kAllgather, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
+                                       recvcount, nullptr, nullptr, recvtype, comm});
 }
 
 int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
   using nbrcoll::Kind;
-  return nbrcoll::neighbor_collective(
-      {Kind::kAllgatherv, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, 0, recvcounts, displs, recvtype,
-       comm});
+  return nbrcoll::neighbor_collective({Kind::kAllgatherv, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, 0,
+                                       recvcounts, displs, recvtype, comm});
 }
 
 int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                           MPI_Datatype recvtype, MPI_Comm comm) {
   using nbrcoll::Kind;
-  return nbrcoll::neighbor_collective(
-      {Kind::kAlltoall, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype,
-       comm});
+  return nbrcoll::neighbor_collective({Kind::kAlltoall, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
+                                       recvcount, nullptr, nullptr, recvtype, comm});
 }
 
 int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
@@ -137,29 +133,26 @@ int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const in
 int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   using nbrcoll::Kind;
-  return nbrcoll::ineighbor_collective(
-      {Kind::kAllgather, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype,
-       comm},
-      request);
+  return nbrcoll::ineighbor_collective({Kind::kAllgather, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
+                                        recvcount, nullptr, nullptr, recvtype, comm},
+                                       request);
 }
 
 int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                              MPI_Request* request) {
   using nbrcoll::Kind;
-  return nbrcoll::ineighbor_collective(
-      {Kind::kAllgatherv, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, 0, recvcounts, displs, recvtype,
-       comm},
-      request);
+  return nbrcoll::ineighbor_collective({Kind::kAllgatherv, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, 0,
+                                        recvcounts, displs, recvtype, comm},
+                                       request);
 }
 
 int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   using nbrcoll::Kind;
-  return nbrcoll::ineighbor_collective(
-      {Kind::kAlltoall, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype,
-       comm},
-      request);
+  return nbrcoll::ineighbor_collective({Kind::kAlltoall, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
+                                        recvcount, nullptr, nullptr, recvtype, comm},
+                                       request);
 }
 
 int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
@@ -172,9 +165,8 @@ int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const i
 }
 
 #if MPI_VERSION >= 4
-int MPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                MPI_Request* request) {
+int MPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   using nbrcoll::Kind;
   return nbrcoll::neighbor_collective_init({Kind::kAllgather, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
                                             recvcount, nullptr, nullptr, recvtype, comm},
@@ -198,13 +190,13 @@ int MPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype 
                                            info, request);
 }
 
-int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
-                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                                void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   using nbrcoll::Kind;
-  return nbrcoll::neighbor_collective_init({Kind::kAlltoallv, sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0,
-                                            recvcounts, rdispls, recvtype, comm},
-                                           info, request);
+  return nbrcoll::neighbor_collective_init(
+      {Kind::kAlltoallv, sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls, recvtype, comm},
+      info, request);
 }
 #endif
 
