@@ -319,8 +319,9 @@ void trace_call(const CommState& state, const char* name, const char* why, const
 // What a call needs before its plan runs, common to every kind and mode.
 struct Setup {
   CommState* state = nullptr;
-  MPI_Comm comm = MPI_COMM_NULL;  // the private communicator
-  bool device = false;            // a process with a GPU runtime
+  const RunnablePlan* plan = nullptr;  // the state's allgather or alltoall plan
+  MPI_Comm comm = MPI_COMM_NULL;       // the private communicator
+  bool device = false;                 // a process with a GPU runtime
 };
 
 // nullopt-like: false when the call goes to PMPI as it is.
@@ -331,6 +332,7 @@ bool take(const UserCall& c, CallArgs& args, Setup& out) {
   if (!acceptable(c, *state->info, args)) return false;
   out.comm = private_comm(*state);
   out.state = state;
+  out.plan = c.alltoall() ? &state->info->alltoall : &state->info->plan;
   out.device = device_process();
   return out.comm != MPI_COMM_NULL;
 }
@@ -363,6 +365,17 @@ const char* choose(const UserCall& c, const Setup& setup, Mode mode, const Runna
   return one_node ? "auto, one node: linear" : "auto: leader for blocks >= NBRCOLL_THRESHOLD";
 }
 
+// Block sizes and the variant of every block of a call nbrcoll takes (the
+// per-call work of all three modes; persistent calls do it once, at init).
+int size_and_choose(const UserCall& c, const Setup& setup, Mode mode, CallScratch& s) {
+  log_taken_once(c.kind, mode);
+  const int rc = s.layout.measure(s.args, setup.state->info->in);
+  if (rc != MPI_SUCCESS) return rc;
+  const char* why = choose(c, setup, mode, *setup.plan, s);
+  if (log_enabled(LogLevel::kTrace)) trace_call(*setup.state, mpi_name(c.kind, mode), why, s);
+  return MPI_SUCCESS;
+}
+
 void report_error(const UserCall& c, Mode mode, int rc) {
   log(LogLevel::kInfo, "%s failed with MPI error %d", mpi_name(c.kind, mode), rc);
   PMPI_Comm_call_errhandler(c.comm, rc);
@@ -373,25 +386,20 @@ void report_error(const UserCall& c, Mode mode, int rc) {
 int neighbor_collective(const UserCall& c) {
   Setup setup;
   CommState* state = find_state(c.comm);
-  CallScratch* scratch = state != nullptr ? &state->scratch : nullptr;
-  if (scratch == nullptr || !take(c, scratch->args, setup)) return to_pmpi(c);
+  if (state == nullptr || !take(c, state->scratch.args, setup)) return to_pmpi(c);
   // Device buffers: allgather only, through the per-call agreement.
   if (setup.device && c.alltoall()) return to_pmpi(c);
-  log_taken_once(c.kind, Mode::kBlocking);
   const GraphInfo& info = *state->info;
-  const RunnablePlan& plan = c.alltoall() ? info.alltoall : info.plan;
-  CallScratch& s = *scratch;
+  CallScratch& s = state->scratch;
   const int tag_offset = begin_call(*state->sequence, info);
   const WatchedCall watched(mpi_name(c.kind, Mode::kBlocking), state->sequence->calls, info);
-  int rc = s.layout.measure(s.args, info.in);
+  int rc = size_and_choose(c, setup, Mode::kBlocking, s);
   if (rc == MPI_SUCCESS) {
-    const char* why = choose(c, setup, Mode::kBlocking, plan, s);
-    if (log_enabled(LogLevel::kTrace)) trace_call(*state, mpi_name(c.kind, Mode::kBlocking), why, s);
     if (setup.device) {
       rc = device_process_call(c, info, s, setup.comm);
       if (rc == -1) return to_pmpi(c);
     } else {
-      Operation op(state->info, plan, state->own, tag_offset, s);
+      Operation op(state->info, *setup.plan, state->own, tag_offset, s);
       op.prepare();
       op.start();
       drive_to_end(op);
@@ -406,25 +414,17 @@ int ineighbor_collective(const UserCall& c, MPI_Request* request) {
   Setup setup;
   auto owned = std::make_unique<CallScratch>();
   if (request == nullptr || !take(c, owned->args, setup) || setup.device) return to_pmpi(c, request);
-  log_taken_once(c.kind, Mode::kNonblocking);
   CommState& state = *setup.state;
-  const GraphInfo& info = *state.info;
-  const RunnablePlan& plan = c.alltoall() ? info.alltoall : info.plan;
-  const int tag_offset = begin_call(*state.sequence, info);
-  auto op = std::make_shared<Operation>(state.info, plan, state.own, tag_offset, std::move(owned));
-  CallScratch& s = op->scratch();
-  int rc = s.layout.measure(s.args, info.in);
-  if (rc != MPI_SUCCESS) {
-    // Type queries fail the same way on every rank of a correct program.
-    report_error(c, Mode::kNonblocking, rc);
-    return rc;
+  const int tag_offset = begin_call(*state.sequence, *state.info);
+  auto op = std::make_shared<Operation>(state.info, *setup.plan, state.own, tag_offset, std::move(owned));
+  // Type queries fail the same way on every rank of a correct program.
+  int rc = size_and_choose(c, setup, Mode::kNonblocking, op->scratch());
+  if (rc == MPI_SUCCESS) {
+    op->prepare();
+    op->start();
+    remember_in_flight(*state.sequence, *state.info, tag_offset, op);
+    rc = track(op, request);
   }
-  const char* why = choose(c, setup, Mode::kNonblocking, plan, s);
-  if (log_enabled(LogLevel::kTrace)) trace_call(state, mpi_name(c.kind, Mode::kNonblocking), why, s);
-  op->prepare();
-  op->start();
-  remember_in_flight(*state.sequence, info, tag_offset, op);
-  rc = track(op, request);
   if (rc != MPI_SUCCESS) report_error(c, Mode::kNonblocking, rc);
   return rc;
 }
@@ -436,20 +436,13 @@ int neighbor_collective_init(const UserCall& c, MPI_Info mpi_info, MPI_Request* 
   Setup setup;
   auto call = std::make_shared<PersistentCall>();
   if (request == nullptr || !take(c, call->scratch.args, setup) || setup.device) return to_pmpi(c, mpi_info, request);
-  log_taken_once(c.kind, Mode::kPersistent);
-  CommState& state = *setup.state;
-  const GraphInfo& info = *state.info;
+  const CommState& state = *setup.state;
   call->info = state.info;
-  call->plan = c.alltoall() ? &info.alltoall : &info.plan;
+  call->plan = setup.plan;
   call->comm = state.own;
   call->sequence = state.sequence;
-  CallScratch& s = call->scratch;
-  int rc = s.layout.measure(s.args, info.in);
-  if (rc == MPI_SUCCESS) {
-    const char* why = choose(c, setup, Mode::kPersistent, *call->plan, s);
-    if (log_enabled(LogLevel::kTrace)) trace_call(state, mpi_name(c.kind, Mode::kPersistent), why, s);
-    rc = register_persistent(std::move(call), request);
-  }
+  int rc = size_and_choose(c, setup, Mode::kPersistent, call->scratch);
+  if (rc == MPI_SUCCESS) rc = register_persistent(std::move(call), request);
   if (rc != MPI_SUCCESS) report_error(c, Mode::kPersistent, rc);
   return rc;
 }

@@ -28,7 +28,6 @@ class Operation {
   Operation& operator=(const Operation&) = delete;
 
   [[nodiscard]] CallScratch& scratch() { return *scratch_; }
-  [[nodiscard]] const RunnablePlan& plan() const { return plan_; }
   // Packs the send blocks and lays out the receive side; a rank that cannot
   // still takes part, hollow, and reports the error at the end.
   void prepare();
