@@ -50,8 +50,9 @@ PlanInput make_plan_input(const CommGraph& g, int rank) {
   input.in = g.in[r];
   input.out = g.out[r];
   for (int q = 0; q < g.size(); ++q) {
-    if (g.places[static_cast<std::size_t>(q)].node == node)
-      input.node_in.emplace_back(q, g.in[static_cast<std::size_t>(q)]);
+    if (g.places[static_cast<std::size_t>(q)].node != node) continue;
+    input.node_in.emplace_back(q, g.in[static_cast<std::size_t>(q)]);
+    input.node_out.emplace_back(q, g.out[static_cast<std::size_t>(q)]);
   }
   return input;
 }

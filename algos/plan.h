@@ -8,6 +8,7 @@
 // receivers evaluate the same integers, so they agree to the byte.
 #pragma once
 
+#include <compare>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -94,14 +95,80 @@ struct LocalCopy {
   int from_out_edge = -1;  // alltoall plans: the send block of this out-edge (a self edge)
 };
 
+// Aggregated plans move the blocks of many edges in one message, a bundle.
+// Every rank that handles a block names it the same way:
+//   allgather: {origin, -1, 0}, the origin's block;
+//   alltoall:  {origin, dest, k}, the block of the k-th edge from origin to
+//              dest (the k-th occurrence of dest in origin's out-list, which
+//              MPI pairs with the k-th occurrence of origin in dest's in-list).
+struct BlockId {
+  int origin = kNoRank;
+  int dest = -1;
+  int k = 0;
+  friend auto operator<=>(const BlockId&, const BlockId&) = default;
+};
+
+// Where a piece of a bundle this rank sends comes from.
+struct PieceSource {
+  int bundle = -1;    // index into Plan::bundle_recvs that brought it; -1: this rank's own send block
+  int piece = -1;     // the piece's index in that bundle
+  int out_edge = -1;  // own alltoall block: its out-edge (own allgather block: -1)
+};
+
+// Receive one bundle from `peer`: its pieces in this order. A piece with a
+// slot >= 0 fills that receive slot here; every piece may be carried on by
+// bundle sends (PieceSource::bundle names this bundle).
+struct BundleRecv {
+  int peer = kNoRank;
+  int tag = 0;
+  LinkClass link = LinkClass::kNetwork;
+  std::vector<BlockId> pieces;
+  std::vector<int> slot;  // per piece: the receive slot it fills, or -1
+};
+
+// Send one bundle to `peer` once every bundle its pieces come from arrived.
+struct BundleSend {
+  int peer = kNoRank;
+  int tag = 0;
+  LinkClass link = LinkClass::kNetwork;
+  std::vector<BlockId> pieces;
+  std::vector<PieceSource> from;  // per piece
+};
+
+// On the wire a bundle is a header of one 64-bit size per piece (kAbsentPiece
+// for a piece whose block a call moves by another variant) followed by the
+// present pieces' bytes in order. The first message carries the header and
+// at most bundle_prefix_bytes(n) payload bytes; a second message on the same
+// tag carries the rest, only when there is a rest. The receiver pre-posts the
+// first with this capacity and learns from the header whether a second
+// follows, so both ends agree on the message count without knowing the sizes
+// in advance (an owner that forwards blocks of other ranks does not).
+inline constexpr std::uint64_t kAbsentPiece = ~std::uint64_t{0};
+inline constexpr std::uint64_t kBundlePrefixPerPiece = 4096;
+inline constexpr std::uint64_t kBundlePrefixMax = 256 * 1024;
+inline std::uint64_t bundle_header_bytes(std::size_t pieces) {
+  return 8 * static_cast<std::uint64_t>(pieces);
+}
+inline std::uint64_t bundle_prefix_bytes(std::size_t pieces) {
+  const std::uint64_t p = kBundlePrefixPerPiece * static_cast<std::uint64_t>(pieces);
+  return p < kBundlePrefixMax ? p : kBundlePrefixMax;
+}
+// Messages one bundle takes for `payload` bytes of present pieces: 1 or 2.
+inline int bundle_messages(std::size_t pieces, std::uint64_t payload) {
+  return payload > bundle_prefix_bytes(pieces) ? 2 : 1;
+}
+
 struct Plan {
   int rank = 0;
   // Everything the executor needs besides the buffers. Tags are unique per
-  // (sender, receiver) pair within one plan; both sides number the pair's
-  // fragments in the same canonical order.
+  // (sender, receiver) pair within one plan (fragments and bundles
+  // together); both sides number the pair's messages in the same canonical
+  // order.
   std::vector<Recv> recvs;
   std::vector<Send> sends;
   std::vector<LocalCopy> copies;
+  std::vector<BundleRecv> bundle_recvs;
+  std::vector<BundleSend> bundle_sends;
 };
 
 // Inputs that describe the communicator; shared by every planner.
@@ -129,6 +196,9 @@ struct PlanInput {
   // In-lists of every rank on this rank's node, this rank included (NI_r),
   // as (rank, in-list) pairs sorted by rank.
   std::vector<std::pair<int, std::vector<int>>> node_in;
+  // Out-lists of the same ranks, in the same order (the aggregated planner's
+  // owners gather what their node sends to another node).
+  std::vector<std::pair<int, std::vector<int>>> node_out;
 };
 
 Plan build_linear_plan(const PlanInput& input);
