@@ -61,15 +61,22 @@ Traffic plan_traffic(MPI_Comm graph_comm, const std::string& algo, const std::fu
   return t;
 }
 
-std::optional<Traffic> alltoall_plan_traffic(MPI_Comm graph_comm, const std::string& /*algo*/,
-                                             const EdgeBytes& bytes_of) {
-  const nbrcoll::algos::Plan* plan = nbrcoll::alltoall_plan_for(graph_comm);
+std::optional<Traffic> alltoall_plan_traffic(MPI_Comm graph_comm, const std::string& algo, const EdgeBytes& bytes_of,
+                                             const BlockBytes& block_bytes) {
+  const nbrcoll::algos::Plan* plan = nbrcoll::alltoall_plan_for(graph_comm, to_algo(algo));
   if (plan == nullptr) return std::nullopt;
   Traffic t = empty_traffic();
   for (const auto& s : plan->sends) {
     const auto c = static_cast<std::size_t>(s.link);
     ++t.messages[c];
     t.bytes[c] += bytes_of(plan->rank, static_cast<std::size_t>(s.out_edge));
+  }
+  for (const auto& b : plan->bundle_sends) {
+    std::uint64_t payload = 0;
+    for (const auto& piece : b.pieces) payload += block_bytes(piece.origin, piece.dest, piece.k);
+    const auto c = static_cast<std::size_t>(b.link);
+    t.messages[c] += static_cast<std::uint64_t>(nbrcoll::algos::bundle_messages(b.pieces.size(), payload));
+    t.bytes[c] += nbrcoll::algos::bundle_header_bytes(b.pieces.size()) + payload;
   }
   return t;
 }

@@ -29,8 +29,11 @@ struct GraphInfo {
   std::string topo_source;
   algos::Plan linear;  // each planner's plan, for statistics and introspection
   algos::Plan leader;
-  RunnablePlan plan;      // both, mixed: each call picks a variant per origin
-  RunnablePlan alltoall;  // neighbor alltoall(v): linear
+  algos::Plan aggregated;
+  algos::Plan alltoall_linear;
+  algos::Plan alltoall_aggregated;
+  RunnablePlan plan;      // allgather(v): the three, mixed: each call picks a variant per origin
+  RunnablePlan alltoall;  // neighbor alltoall(v): linear and aggregated, mixed per edge
   // Tags of call n on the private communicator: (n mod tag_windows) *
   // tag_stride + plan tag, so calls in flight together never share a tag.
   int tag_stride = 1;
@@ -58,7 +61,8 @@ struct CallSequence {
 struct CallScratch {
   CallArgs args;
   CallLayout layout;
-  std::vector<algos::Variant> choice;
+  CallChoice choice;
+  BundleStore bundles;
 };
 
 // One per communicator handle. A duplicate shares `info` but gets a private

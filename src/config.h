@@ -9,7 +9,7 @@
 
 namespace nbrcoll {
 
-enum class Algo { kAuto, kLeader, kLinear, kNative };
+enum class Algo { kAuto, kLeader, kLinear, kAggregated, kNative };
 enum class LogLevel { kNone, kWarn, kInfo, kTrace };
 
 struct Config {

@@ -149,6 +149,8 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out) {
   // NI_r first: it names every rank on the node, and the lowest of them is the node's key.
   rc = gather_node_in_lists(node.comm, info->rank, input.in, input.node_in);
   if (rc != MPI_SUCCESS) return rc;
+  rc = gather_node_in_lists(node.comm, info->rank, input.out, input.node_out);
+  if (rc != MPI_SUCCESS) return rc;
 
   const topo::NodeTopology& topology = node_topology();
   info->topo_source = topology.source;
@@ -169,13 +171,21 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out) {
   input.node.devices = topology.devices;
   input.node.links = topology.links;
   input.node.hops = topology.hops;
+  using algos::Variant;
   info->linear = algos::build_linear_plan(input);
   info->leader = algos::build_leader_plan(input);
-  info->plan = make_runnable(algos::mix_plans(info->linear, info->leader, input.in), info->node_of);
-  algos::Plan no_leader;
-  no_leader.rank = info->rank;
-  info->alltoall =
-      make_runnable(algos::mix_plans(algos::build_linear_alltoall_plan(input), no_leader, input.in), info->node_of);
+  info->aggregated = algos::build_aggregated_plan(input);
+  info->plan = make_runnable(algos::mix_plans({{Variant::kLinear, &info->linear},
+                                               {Variant::kLeader, &info->leader},
+                                               {Variant::kAggregated, &info->aggregated}},
+                                              input.in, input.out.size(), false),
+                             info->node_of);
+  info->alltoall_linear = algos::build_linear_alltoall_plan(input);
+  info->alltoall_aggregated = algos::build_aggregated_alltoall_plan(input);
+  info->alltoall = make_runnable(
+      algos::mix_plans({{Variant::kLinear, &info->alltoall_linear}, {Variant::kAggregated, &info->alltoall_aggregated}},
+                       input.in, input.out.size(), true),
+      info->node_of);
   // Calls in flight together use disjoint tag windows; the IPC acks use
   // MPI_TAG_UB itself, so every window lies below it.
   int* tag_ub = nullptr;

@@ -9,12 +9,14 @@ const algos::Plan* plan_for(MPI_Comm graph_comm, Algo algo) {
   if (state == nullptr) return nullptr;
   if (algo == Algo::kLinear) return &state->info->linear;
   if (algo == Algo::kLeader) return &state->info->leader;
+  if (algo == Algo::kAggregated) return &state->info->aggregated;
   return nullptr;
 }
 
-const algos::Plan* alltoall_plan_for(MPI_Comm graph_comm) {
+const algos::Plan* alltoall_plan_for(MPI_Comm graph_comm, Algo algo) {
   const CommState* state = find_state(graph_comm);
-  return state == nullptr ? nullptr : &state->info->alltoall.mixed.plan;
+  if (state == nullptr) return nullptr;
+  return algo == Algo::kAggregated ? &state->info->alltoall_aggregated : &state->info->alltoall_linear;
 }
 
 }  // namespace nbrcoll

@@ -9,12 +9,13 @@
 
 namespace nbrcoll {
 
-// This rank's plan for `algo` (kLinear or kLeader) on `graph_comm`, or nullptr
-// when nbrcoll holds no state for it.
+// This rank's plan for `algo` (kLinear, kLeader or kAggregated) on
+// `graph_comm`, or nullptr when nbrcoll holds no state for it.
 const algos::Plan* plan_for(MPI_Comm graph_comm, Algo algo);
 
-// This rank's neighbor alltoall plan on `graph_comm` (every algorithm runs
-// it), or nullptr when nbrcoll holds no state for it.
-const algos::Plan* alltoall_plan_for(MPI_Comm graph_comm);
+// This rank's neighbor alltoall plan for `algo` on `graph_comm` (the
+// aggregated one for kAggregated, else linear), or nullptr when nbrcoll
+// holds no state for it.
+const algos::Plan* alltoall_plan_for(MPI_Comm graph_comm, Algo algo);
 
 }  // namespace nbrcoll
