@@ -43,6 +43,8 @@ std::vector<MachineModel> builtins() {
       machine("mi300x", {{{0.4, 14000}, {0.5, 12000}, {0.6, 10000}, {0.8, 8000}, {2.5, 15000}}}, 400000, 14000, 96),
       // 8 x H100 (DGX), a 400 Gb/s NIC per GPU.
       machine("dgx-h100", {{{0.4, 14000}, {0.5, 12000}, {0.6, 10000}, {0.8, 8000}, {2.5, 15000}}}, 400000, 14000, 112),
+      // A commodity cluster node: 32 cores, one 100 Gb/s NIC.
+      machine("generic", {{{0.4, 10000}, {0.5, 8000}, {0.6, 7000}, {0.7, 6000}, {2.0, 10000}}}, 12000, 8000, 32),
       // This project's emulated cluster (bench/cluster/run.sh): every "node"
       // a network namespace on one 2-core host, TCP over 1 Gbit/s per node
       // link, the ranks of all nodes on the same two cores. Rough; a
@@ -230,8 +232,8 @@ double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on
 }
 
 const std::vector<std::uint64_t>& model_sizes() {
-  static const std::vector<std::uint64_t> sizes = {
-      0, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864};
+  static const std::vector<std::uint64_t> sizes = {0,     64,     256,     1024,    4096,     16384,
+                                                   65536, 262144, 1048576, 4194304, 16777216, 67108864};
   return sizes;
 }
 
@@ -263,8 +265,31 @@ Variant CostTable::cheapest(std::uint64_t bytes) const {
 }
 
 bool CostTable::ever_cheapest(Variant v) const {
-  return std::any_of(model_sizes().begin(), model_sizes().end(),
-                     [&](std::uint64_t b) { return cheapest(b) == v; });
+  return std::any_of(model_sizes().begin(), model_sizes().end(), [&](std::uint64_t b) { return cheapest(b) == v; });
+}
+
+void CostTable::drop(Variant v) {
+  const auto row = std::find(variants.begin(), variants.end(), v);
+  if (row == variants.end() || variants.size() == 1) return;
+  time_ns.erase(time_ns.begin() + (row - variants.begin()));
+  variants.erase(row);
+}
+
+std::string CostTable::describe() const {
+  const auto size = [](std::uint64_t b) {
+    return b >= (1U << 20) ? std::to_string(b >> 20) + "M"
+           : b >= 1024     ? std::to_string(b >> 10) + "K"
+                           : std::to_string(b);
+  };
+  std::string out = variant_name(cheapest(0));
+  Variant current = cheapest(0);
+  for (std::uint64_t b = 1; b <= model_sizes().back(); b *= 2) {
+    const Variant v = cheapest(b);
+    if (v == current) continue;
+    out += std::string(" < ") + size(b) + " <= " + variant_name(v);
+    current = v;
+  }
+  return out;
 }
 
 }  // namespace nbrcoll::algos

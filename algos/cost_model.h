@@ -29,15 +29,16 @@ struct LinkCost {
 struct MachineModel {
   std::string name;
   std::array<LinkCost, kLinkClassCount> link{};  // indexed by LinkClass
-  double nic_bytes_per_us = 12500.0;   // what one node injects into the network (R_N), all its ranks together
-  double copy_bytes_per_us = 10000.0;  // a local memcpy (bundle packing, duplicate-slot copies)
-  double cores = 64.0;                 // CPU cores the ranks of one node share
+  double nic_bytes_per_us = 12500.0;             // what one node injects into the network (R_N), all its ranks together
+  double copy_bytes_per_us = 10000.0;            // a local memcpy (bundle packing, duplicate-slot copies)
+  double cores = 64.0;                           // CPU cores the ranks of one node share
 };
 
 // Built-in machines: "frontier" (HPE Cray EX, 4 x MI250X, Slingshot-11),
 // "mi250" (the paper's 4 x MI250 PCIe server, InfiniBand HDR), "mi300x"
-// (8 x MI300X, 400G NIC per GPU), "dgx-h100", "emulated" (this project's
-// emulated cluster: network namespaces on one 2-core host, 1 Gbit/s links).
+// (8 x MI300X, 400G NIC per GPU), "dgx-h100", "generic" (a commodity
+// cluster node, 100 Gb/s), "emulated" (this project's emulated cluster:
+// network namespaces on one 2-core host, 1 Gbit/s links).
 std::optional<MachineModel> builtin_machine(std::string_view name);
 std::vector<std::string> builtin_machine_names();
 
@@ -75,6 +76,7 @@ RankLoad rank_load(const Plan& plan, std::uint64_t block_bytes);
 double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on_node);
 
 // The block sizes the library evaluates the model at (bytes, increasing).
+inline constexpr std::size_t kModelSizeCount = 12;
 const std::vector<std::uint64_t>& model_sizes();
 
 // Predicted time (ns) per variant and model size: the maximum over ranks.
@@ -89,6 +91,11 @@ struct CostTable {
   [[nodiscard]] Variant cheapest(std::uint64_t bytes) const;
   // Whether `v` is the cheapest at some model size.
   [[nodiscard]] bool ever_cheapest(Variant v) const;
+  // Without the row of `v` (a variant that never wins is not offered).
+  void drop(Variant v);
+  // Where the choice changes, e.g. "aggregated < 16K <= leader" (block
+  // sizes in powers of two up to 64M).
+  [[nodiscard]] std::string describe() const;
 };
 
 }  // namespace nbrcoll::algos

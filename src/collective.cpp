@@ -339,16 +339,21 @@ bool take(const UserCall& c, CallArgs& args, Setup& out) {
   return out.comm != MPI_COMM_NULL;
 }
 
-// The variant of every block of a call, identically on every rank.
-// Allgather blocks go by linear or leader, decided from B(origin) alone:
-// every rank that touches a block decides the same without asking. On a
-// single node host buffers gain nothing from leaders (no network bytes to
-// save, only extra copies: bench/RESULTS.md), so auto keeps them linear
-// there; `nodes` is one number on every rank. Nonblocking calls under auto
-// stay linear: a leader or an owner forwards only inside an MPI call nbrcoll
-// sees, and a rank blocked elsewhere in the MPI would stall its peers.
-// Alltoall has no leader plan. Processes with a GPU runtime never take the
-// aggregated plan (its bundles are packed on the host).
+// The variant of every block of a call, identically on every rank: each
+// block's variant comes from its own size, which both of its ends know, so
+// nobody asks anybody. Under auto, blocking calls of a graph spanning nodes
+// take the cost model's cheapest variant (cost_tables.h: one table, the
+// same on every rank), or, with NBRCOLL_THRESHOLD set and for device
+// buffers, linear below the threshold and leader from it. Whether a call's
+// bundles travel depends only on the setting, the mode and the table, never
+// on sizes. On a single node host buffers gain nothing from leaders or
+// owners (no network bytes or messages to save, only extra copies:
+// bench/RESULTS.md), so auto keeps them linear there. Nonblocking and
+// persistent calls under auto stay linear: a leader or an owner forwards
+// only inside an MPI call nbrcoll sees, and a rank blocked elsewhere in the
+// MPI would stall its peers. Alltoall has no leader plan. Processes with a
+// GPU runtime never take the aggregated plan (its bundles are packed on the
+// host).
 const char* choose(const UserCall& c, const Setup& setup, Mode mode, const RunnablePlan& plan, CallScratch& s) {
   using algos::Variant;
   const GraphInfo& info = *setup.state->info;
@@ -376,16 +381,28 @@ const char* choose(const UserCall& c, const Setup& setup, Mode mode, const Runna
     all(Variant::kAggregated);
     return "NBRCOLL_ALGO";
   }
-  if (c.alltoall()) {
+  if (info.nodes == 1 && !setup.device) {
     all(Variant::kLinear);
-    return "auto, alltoall: linear";
+    return "auto, one node: linear";
   }
-  const bool one_node = info.nodes == 1 && !setup.device;
-  const std::uint64_t threshold = one_node ? std::numeric_limits<std::uint64_t>::max() : config().threshold;
+  if (config().threshold_set || setup.device) {
+    if (c.alltoall()) {
+      all(Variant::kLinear);
+      return "auto by threshold, alltoall: linear";
+    }
+    const std::uint64_t threshold = config().threshold;
+    choose_variants(
+        plan, s.layout, [threshold](std::uint64_t b) { return b >= threshold ? Variant::kLeader : Variant::kLinear; },
+        choice.variant);
+    return setup.device ? "auto, device process: leader for blocks >= NBRCOLL_THRESHOLD"
+                        : "auto: leader for blocks >= NBRCOLL_THRESHOLD";
+  }
+  const algos::CostTable& table = c.alltoall() ? info.alltoall_costs : info.gather_costs;
+  choice.bundles =
+      std::find(table.variants.begin(), table.variants.end(), Variant::kAggregated) != table.variants.end();
   choose_variants(
-      plan, s.layout, [threshold](std::uint64_t b) { return b >= threshold ? Variant::kLeader : Variant::kLinear; },
-      choice.variant);
-  return one_node ? "auto, one node: linear" : "auto: leader for blocks >= NBRCOLL_THRESHOLD";
+      plan, s.layout, [&table](std::uint64_t b) { return table.cheapest(b); }, choice.variant);
+  return "auto: the cost model's cheapest per block";
 }
 
 // Block sizes and the variant of every block of a call nbrcoll takes (the

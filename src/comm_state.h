@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cost_model.h"
 #include "executor.h"
 #include "plan.h"
 
@@ -34,6 +35,10 @@ struct GraphInfo {
   algos::Plan alltoall_aggregated;
   RunnablePlan plan;      // allgather(v): the three, mixed: each call picks a variant per origin
   RunnablePlan alltoall;  // neighbor alltoall(v): linear and aggregated, mixed per edge
+  // What auto chooses from: the predicted time of each variant per block
+  // size, the same on every rank (cost_tables.h).
+  algos::CostTable gather_costs;
+  algos::CostTable alltoall_costs;
   // Tags of call n on the private communicator: (n mod tag_windows) *
   // tag_stride + plan tag, so calls in flight together never share a tag.
   int tag_stride = 1;

@@ -11,6 +11,7 @@
 #include "collective.h"
 #include "comm_state.h"
 #include "config.h"
+#include "cost_tables.h"
 #include "graph_setup.h"
 #include "log.h"
 #include "plan_summary.h"
@@ -51,11 +52,17 @@ void setup(MPI_Comm graph) {
     log(LogLevel::kWarn, "graph setup failed: %s", e.what());
     ok = 0;
   }
-  // One agreement: did every rank succeed, and the largest tag stride.
-  int agree[2] = {ok != 0 ? 0 : 1, ok != 0 ? info->tag_stride : 1};
-  PMPI_Allreduce(MPI_IN_PLACE, agree, 2, MPI_INT, MPI_MAX, graph);
+  // One agreement: did every rank succeed, the largest tag stride, and the
+  // cost model's prediction of the slowest rank per variant and size.
+  std::vector<std::int64_t> agree = {ok != 0 ? 0 : 1, ok != 0 ? info->tag_stride : 1};
+  if (ok) cost_terms(*info, agree);
+  agree.resize(2 + kCostTerms, 0);
+  PMPI_Allreduce(MPI_IN_PLACE, agree.data(), static_cast<int>(agree.size()), MPI_INT64_T, MPI_MAX, graph);
   ok = agree[0] == 0 ? 1 : 0;
-  if (ok) set_tag_windows(*info, agree[1]);
+  if (ok) {
+    set_tag_windows(*info, static_cast<int>(agree[1]));
+    set_cost_tables(*info, agree.data() + 2);
+  }
   if (!ok) {
     log(LogLevel::kWarn, "graph setup failed; this communicator uses the MPI's own neighbor collectives");
     return;
@@ -70,6 +77,10 @@ void setup(MPI_Comm graph) {
   if (log_enabled(LogLevel::kInfo)) {
     banner_once(info->process_of[static_cast<std::size_t>(info->rank)]);
     log(LogLevel::kInfo, "%s", summarize_plans(*info).c_str());
+    if (info->rank == 0) {
+      log(LogLevel::kInfo, "auto on this graph (machine %s): allgather %s; alltoall %s", machine_model().name.c_str(),
+          info->gather_costs.describe().c_str(), info->alltoall_costs.describe().c_str());
+    }
   }
   if (attach_state(graph, info, own) != MPI_SUCCESS) PMPI_Comm_free(&own);
 }

@@ -1,8 +1,9 @@
 // The cost model: machine files, what a plan moves, the per-rank time, the
 // agreed table and its choice; and the choices it makes on known graphs.
+#include "cost_model.h"
+
 #include <gtest/gtest.h>
 
-#include "cost_model.h"
 #include "graphs.h"
 #include "test_support.h"
 
@@ -118,9 +119,9 @@ TEST(CostModel, TableInterpolatesExactlyAndPicksTheLeast) {
   const CostTable t = two_rows();
   EXPECT_EQ(t.at(Variant::kLinear, 0), 1000u);
   EXPECT_EQ(t.at(Variant::kLinear, 1024), 1000u + 4096u);
-  EXPECT_EQ(t.at(Variant::kLinear, 640), 1000u + 2560u);      // between 256 and 1024: linear
+  EXPECT_EQ(t.at(Variant::kLinear, 640), 1000u + 2560u);            // between 256 and 1024: linear
   EXPECT_EQ(t.at(Variant::kLeader, 1u << 30), 5000u + (1u << 30));  // beyond the last size: extended
-  EXPECT_EQ(t.at(Variant::kAggregated, 10), ~std::uint64_t{0});   // no such row
+  EXPECT_EQ(t.at(Variant::kAggregated, 10), ~std::uint64_t{0});     // no such row
   EXPECT_EQ(t.cheapest(1000), Variant::kLinear);
   EXPECT_EQ(t.cheapest(1400), Variant::kLeader);
   EXPECT_TRUE(t.ever_cheapest(Variant::kLinear));

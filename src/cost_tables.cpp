@@ -1,0 +1,88 @@
+#include "cost_tables.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "config.h"
+#include "log.h"
+
+namespace nbrcoll {
+
+namespace {
+
+using algos::Variant;
+
+// The built-in machine named like the topology setting (NBRCOLL_TOPO=frontier).
+std::string machine_for_topology(const std::string& topo) {
+  return algos::builtin_machine(topo) ? topo : "generic";
+}
+
+algos::MachineModel load_machine(const std::string& setting, const std::string& topo) {
+  const std::string fallback = machine_for_topology(topo);
+  if (setting.empty()) return *algos::builtin_machine(fallback);
+  if (auto m = algos::builtin_machine(setting)) return *m;
+  std::ifstream in(setting);
+  if (!in) {
+    log(LogLevel::kWarn, "NBRCOLL_MACHINE='%s' is neither a built-in machine nor a readable file; using %s",
+        setting.c_str(), fallback.c_str());
+    return *algos::builtin_machine(fallback);
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::string error;
+  auto m = algos::parse_machine(text.str(), *algos::builtin_machine(fallback), error);
+  if (!m) {
+    log(LogLevel::kWarn, "NBRCOLL_MACHINE file %s: %s; using %s", setting.c_str(), error.c_str(), fallback.c_str());
+    return *algos::builtin_machine(fallback);
+  }
+  if (m->name.empty()) m->name = setting;
+  return *m;
+}
+
+const Variant kGatherRows[] = {Variant::kLinear, Variant::kLeader, Variant::kAggregated};
+const Variant kAlltoallRows[] = {Variant::kLinear, Variant::kAggregated};
+
+const algos::Plan& gather_plan(const GraphInfo& info, Variant v) {
+  return v == Variant::kLinear ? info.linear : v == Variant::kLeader ? info.leader : info.aggregated;
+}
+const algos::Plan& alltoall_plan(const GraphInfo& info, Variant v) {
+  return v == Variant::kLinear ? info.alltoall_linear : info.alltoall_aggregated;
+}
+
+void add_rows(const algos::Plan& plan, int ranks_on_node, std::vector<std::int64_t>& terms) {
+  for (const std::uint64_t b : algos::model_sizes()) {
+    const double us = algos::predict_rank_us(algos::rank_load(plan, b), machine_model(), ranks_on_node);
+    terms.push_back(static_cast<std::int64_t>(std::min(us * 1000.0, 9.0e18)));
+  }
+}
+
+}  // namespace
+
+const algos::MachineModel& machine_model() {
+  static const algos::MachineModel model = load_machine(config().machine, config().topo);
+  return model;
+}
+
+void cost_terms(const GraphInfo& info, std::vector<std::int64_t>& terms) {
+  const int my_node = info.node_of[static_cast<std::size_t>(info.rank)];
+  const auto ranks_on_node = static_cast<int>(std::count(info.node_of.begin(), info.node_of.end(), my_node));
+  for (const Variant v : kGatherRows) add_rows(gather_plan(info, v), ranks_on_node, terms);
+  for (const Variant v : kAlltoallRows) add_rows(alltoall_plan(info, v), ranks_on_node, terms);
+}
+
+void set_cost_tables(GraphInfo& info, const std::int64_t* agreed) {
+  const auto take = [&agreed](algos::CostTable& table, const auto& rows) {
+    table = {};
+    for (const Variant v : rows) {
+      table.variants.push_back(v);
+      table.time_ns.emplace_back(agreed, agreed + algos::kModelSizeCount);
+      agreed += algos::kModelSizeCount;
+    }
+    if (!table.ever_cheapest(Variant::kAggregated)) table.drop(Variant::kAggregated);
+  };
+  take(info.gather_costs, kGatherRows);
+  take(info.alltoall_costs, kAlltoallRows);
+}
+
+}  // namespace nbrcoll
