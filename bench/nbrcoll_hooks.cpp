@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "config.h"
+#include "cost_tables.h"
 #include "device/device_call.h"
 #include "introspect.h"
 #include "node_topology.h"
@@ -110,6 +111,26 @@ Traffic reduce_traffic(const Traffic& t, MPI_Comm comm) {
              comm);
   MPI_Reduce(t.bytes.data(), sum.bytes.data(), static_cast<int>(t.bytes.size()), MPI_UINT64_T, MPI_SUM, 0, comm);
   return sum;
+}
+
+std::optional<double> predicted_us(MPI_Comm graph_comm, const std::string& algo, bool alltoall,
+                                   std::uint64_t block_bytes) {
+  using nbrcoll::algos::Variant;
+  const nbrcoll::CostView costs = nbrcoll::costs_for(graph_comm, alltoall);
+  if (costs.model == nullptr) return std::nullopt;
+  Variant v = Variant::kLinear;
+  if (algo == "leader" && !alltoall) v = Variant::kLeader;
+  if (algo == "aggregated") v = Variant::kAggregated;
+  if (algo == "auto") {
+    const nbrcoll::Config& c = nbrcoll::config();
+    v = c.threshold_set ? (!alltoall && block_bytes >= c.threshold ? Variant::kLeader : Variant::kLinear)
+                        : costs.offered->cheapest(block_bytes);
+  }
+  return static_cast<double>(costs.model->at(v, block_bytes)) / 1000.0;
+}
+
+std::string model_machine() {
+  return nbrcoll::machine_model().name;
 }
 
 bool mpi_takes_device_memory(const nbrcoll_device_backend& backend) {

@@ -56,6 +56,16 @@ std::optional<Traffic> alltoall_plan_traffic(MPI_Comm graph_comm, const std::str
 Traffic native_traffic(MPI_Comm graph_comm, int self, const std::vector<int>& out,
                        const std::function<std::uint64_t(std::size_t)>& edge_bytes, const std::vector<int>& node_of);
 
+// The cost model's time (us) of one call with `algo` on `graph_comm` (the
+// allgather or alltoall plans), every block `block_bytes` long: the
+// prediction nbrcoll's auto chooses by. "native" is linear's (the MPI's own
+// algorithm sends the same messages); "auto" the variant auto takes at that
+// size. std::nullopt where nbrcoll holds no plan.
+std::optional<double> predicted_us(MPI_Comm graph_comm, const std::string& algo, bool alltoall,
+                                   std::uint64_t block_bytes);
+// The name of the machine model nbrcoll predicts with ("frontier", a file...).
+std::string model_machine();
+
 // Does the MPI take device memory itself? nbrcoll's own answer
 // (NBRCOLL_GPU_AWARE, else MPIX_Query_cuda_support / _rocm_support).
 bool mpi_takes_device_memory(const nbrcoll_device_backend& backend);

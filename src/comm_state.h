@@ -35,8 +35,11 @@ struct GraphInfo {
   algos::Plan alltoall_aggregated;
   RunnablePlan plan;      // allgather(v): the three, mixed: each call picks a variant per origin
   RunnablePlan alltoall;  // neighbor alltoall(v): linear and aggregated, mixed per edge
-  // What auto chooses from: the predicted time of each variant per block
-  // size, the same on every rank (cost_tables.h).
+  // The cost model's predicted time of each variant per block size, the
+  // same on every rank (cost_tables.h), and what auto chooses from: the
+  // same without a variant that never wins.
+  algos::CostTable gather_model;
+  algos::CostTable alltoall_model;
   algos::CostTable gather_costs;
   algos::CostTable alltoall_costs;
   // Tags of call n on the private communicator: (n mod tag_windows) *

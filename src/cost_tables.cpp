@@ -72,17 +72,18 @@ void cost_terms(const GraphInfo& info, std::vector<std::int64_t>& terms) {
 }
 
 void set_cost_tables(GraphInfo& info, const std::int64_t* agreed) {
-  const auto take = [&agreed](algos::CostTable& table, const auto& rows) {
-    table = {};
+  const auto take = [&agreed](algos::CostTable& model, algos::CostTable& offered, const auto& rows) {
+    model = {};
     for (const Variant v : rows) {
-      table.variants.push_back(v);
-      table.time_ns.emplace_back(agreed, agreed + algos::kModelSizeCount);
+      model.variants.push_back(v);
+      model.time_ns.emplace_back(agreed, agreed + algos::kModelSizeCount);
       agreed += algos::kModelSizeCount;
     }
-    if (!table.ever_cheapest(Variant::kAggregated)) table.drop(Variant::kAggregated);
+    offered = model;
+    if (!offered.ever_cheapest(Variant::kAggregated)) offered.drop(Variant::kAggregated);
   };
-  take(info.gather_costs, kGatherRows);
-  take(info.alltoall_costs, kAlltoallRows);
+  take(info.gather_model, info.gather_costs, kGatherRows);
+  take(info.alltoall_model, info.alltoall_costs, kAlltoallRows);
 }
 
 }  // namespace nbrcoll

@@ -1,6 +1,7 @@
 #include "introspect.h"
 
 #include "comm_state.h"
+#include "cost_tables.h"
 
 namespace nbrcoll {
 
@@ -17,6 +18,14 @@ const algos::Plan* alltoall_plan_for(MPI_Comm graph_comm, Algo algo) {
   const CommState* state = find_state(graph_comm);
   if (state == nullptr) return nullptr;
   return algo == Algo::kAggregated ? &state->info->alltoall_aggregated : &state->info->alltoall_linear;
+}
+
+CostView costs_for(MPI_Comm graph_comm, bool alltoall) {
+  const CommState* state = find_state(graph_comm);
+  if (state == nullptr) return {};
+  const GraphInfo& info = *state->info;
+  return alltoall ? CostView{&info.alltoall_model, &info.alltoall_costs, machine_model().name}
+                  : CostView{&info.gather_model, &info.gather_costs, machine_model().name};
 }
 
 }  // namespace nbrcoll
