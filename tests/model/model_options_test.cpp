@@ -1,4 +1,4 @@
-// nbrcoll-model's command line and machine loading.
+// nbrcoll-model's and nbrcoll-calibrate's command lines, and machine loading.
 #include "model_options.h"
 
 #include <gtest/gtest.h>
@@ -7,6 +7,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "calibrate_options.h"
 #include "model_machine.h"
 
 namespace nbrmodel {
@@ -106,6 +107,28 @@ TEST(ModelMachine, BuiltInFileAndErrors) {
   std::remove(path.c_str());
   EXPECT_FALSE(load_machine(path, "frontier", error));
   EXPECT_EQ(error.rfind("--machine: '" + path + "' is neither a built-in machine (frontier, ", 0), 0u) << error;
+}
+
+TEST(CalibrateOptions, DefaultsQuickAndErrors) {
+  using nbrcalib::parse_calibrate_options;
+  const auto d = parse_calibrate_options({});
+  EXPECT_EQ(d.large, 4u << 20);
+  EXPECT_EQ(d.small_iters, 1000);
+  EXPECT_EQ(d.name, "calibrated");
+  EXPECT_FALSE(d.cores);
+  const auto q = parse_calibrate_options({"--quick", "--out", "f", "--cores", "1.5", "--name", "box", "--reps", "3"});
+  EXPECT_EQ(q.large, 1u << 20);
+  EXPECT_EQ(q.small_iters, 100);
+  EXPECT_EQ(q.reps, 3);
+  EXPECT_EQ(q.out, "f");
+  EXPECT_EQ(q.cores, 1.5);
+  EXPECT_EQ(q.name, "box");
+  EXPECT_EQ(parse_calibrate_options({"--large", "64K"}).large, 65536u);
+  EXPECT_THROW(parse_calibrate_options({"--cores", "0"}), std::invalid_argument);
+  EXPECT_THROW(parse_calibrate_options({"--name", "a#b"}), std::invalid_argument);
+  EXPECT_THROW(parse_calibrate_options({"--large", "0"}), std::invalid_argument);
+  EXPECT_THROW(parse_calibrate_options({"--iters", "-1"}), std::invalid_argument);
+  EXPECT_THROW(parse_calibrate_options({"--bogus"}), std::invalid_argument);
 }
 
 }  // namespace
