@@ -11,9 +11,9 @@
 
 namespace nbrcalib {
 
-// A barrier whose waiting ranks sleep: a nonblocking barrier tested every
-// millisecond. On an oversubscribed host (emulated nodes) a busy-polling
-// wait would take the cores from the two ranks being measured.
+// A barrier whose waiting ranks sleep: a nonblocking barrier tested after
+// sleeps of 1, 2, 4, ... 64 ms. On an oversubscribed host (emulated nodes) a
+// busy-polling wait would take the cores from the two ranks being measured.
 void quiet_barrier(MPI_Comm comm);
 
 // classes[a * P + b]: the link class of nbrcoll's linear plan from a to b,

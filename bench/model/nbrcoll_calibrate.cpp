@@ -42,8 +42,13 @@ std::string mpi_library() {
   char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
   int len = 0;
   MPI_Get_library_version(text, &len);
-  std::string s(text, static_cast<std::size_t>(len));
-  s = s.substr(0, s.find_first_of("\n,"));
+  // The first line up to a comma, blanks collapsed ("MPICH Version:\t4.0.2").
+  const std::string all(text, static_cast<std::size_t>(len));
+  std::string s;
+  for (const char c : all.substr(0, all.find_first_of("\n,"))) {
+    const bool blank = c == ' ' || c == '\t';
+    if (!blank || (!s.empty() && s.back() != ' ')) s += blank ? ' ' : c;
+  }
   return s;
 }
 
