@@ -202,7 +202,8 @@ RankLoad rank_load(const Plan& plan, std::uint64_t block_bytes) {
   return load;
 }
 
-double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on_node) {
+double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on_node,
+                       std::uint64_t node_network_bytes) {
   const double ranks = std::max(1, ranks_on_node);
   const double oversubscribed = std::max(1.0, ranks / m.cores);
   double per_message = 0;
@@ -216,8 +217,11 @@ double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on
   }
   const auto net = static_cast<std::size_t>(kNetwork);
   const double net_bytes = static_cast<double>(std::max(load.sent_bytes[net], load.recv_bytes[net]));
-  // Max-rate: the process's own rate, or its node's share of the NIC.
-  const double network = std::max(net_bytes / m.link[net].bytes_per_us, ranks * net_bytes / m.nic_bytes_per_us);
+  // Max-rate: the process's own rate, or the NIC's for everything its node
+  // moves across nodes (which only a node-wide count knows: a leader or an
+  // owner carries far more than the node's average rank).
+  const double network =
+      std::max(net_bytes / m.link[net].bytes_per_us, static_cast<double>(node_network_bytes) / m.nic_bytes_per_us);
   const double copies = static_cast<double>(load.copy_bytes) / m.copy_bytes_per_us;
   // Store and forward: what a rank forwards leaves only after it arrived;
   // later inputs overlap with earlier forwards, the first one does not.
@@ -231,9 +235,46 @@ double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on
   return oversubscribed * (per_message + local_wire + copies) + network + wait;
 }
 
+std::uint64_t node_network_bytes(const PlanInput& input, Variant v, bool alltoall, std::uint64_t block_bytes) {
+  const auto node = [&input](int r) { return input.places[static_cast<std::size_t>(r)].node; };
+  const int mine = node(input.rank);
+  // Per edge, or per (source, remote node) for the deduplicating allgathers.
+  const bool per_edge = v == Variant::kLinear || alltoall;
+  const auto count = [&](const std::vector<std::pair<int, std::vector<int>>>& lists, bool out) {
+    std::vector<std::pair<int, int>> pairs;  // (source, remote node) for the deduplicating plans
+    std::uint64_t edges = 0;
+    for (const auto& [rank, list] : lists) {
+      for (const int peer : list) {
+        if (peer == kNoRank || node(peer) == mine) continue;
+        ++edges;
+        pairs.emplace_back(out ? rank : peer, out ? node(peer) : mine);
+      }
+    }
+    if (per_edge) return edges;
+    std::sort(pairs.begin(), pairs.end());
+    return static_cast<std::uint64_t>(std::unique(pairs.begin(), pairs.end()) - pairs.begin());
+  };
+  return block_bytes * std::max(count(input.node_out, true), count(input.node_in, false));
+}
+
+double predict_call_us(const PlanInput& input, const Plan& plan, Variant v, bool alltoall, const MachineModel& m,
+                       int ranks_on_node, std::uint64_t block_bytes) {
+  return predict_rank_us(rank_load(plan, block_bytes), m, ranks_on_node,
+                         node_network_bytes(input, v, alltoall, block_bytes));
+}
+
+int ranks_on_node(const PlanInput& input) {
+  const int mine = input.places[static_cast<std::size_t>(input.rank)].node;
+  return static_cast<int>(
+      std::count_if(input.places.begin(), input.places.end(), [mine](const RankPlace& p) { return p.node == mine; }));
+}
+
 const std::vector<std::uint64_t>& model_sizes() {
-  static const std::vector<std::uint64_t> sizes = {0,     64,     256,     1024,    4096,     16384,
-                                                   65536, 262144, 1048576, 4194304, 16777216, 67108864};
+  static const std::vector<std::uint64_t> sizes = [] {
+    std::vector<std::uint64_t> s = {0};
+    for (std::uint64_t b = 64; b <= (std::uint64_t{64} << 20); b *= 2) s.push_back(b);
+    return s;
+  }();
   return sizes;
 }
 
@@ -252,6 +293,7 @@ std::uint64_t CostTable::at(Variant v, std::uint64_t bytes) const {
 }
 
 Variant CostTable::cheapest(std::uint64_t bytes) const {
+  if (variants.empty()) return Variant::kLinear;
   Variant best = variants.front();
   std::uint64_t best_time = at(best, bytes);
   for (const Variant v : variants) {

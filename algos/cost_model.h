@@ -69,14 +69,32 @@ struct RankLoad {
 RankLoad rank_load(const Plan& plan, std::uint64_t block_bytes);
 
 // The time one rank spends in one call (us): per-message cost at both ends,
-// the bytes at the process rate or, across nodes, at the node's share of the
-// NIC (max-rate: ranks_on_node of them), copies, and for a rank that
-// forwards, the wait for what it forwards (store and forward). CPU work is
-// stretched when more ranks than cores share a node.
-double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on_node);
+// the bytes at the process rate or, across nodes, at the rate the node's NIC
+// gives all of the node's network bytes (max-rate), copies, and for a rank
+// that forwards, the wait for what it forwards (store and forward). CPU work
+// is stretched when more ranks than cores share a node.
+double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on_node,
+                       std::uint64_t node_network_bytes);
 
-// The block sizes the library evaluates the model at (bytes, increasing).
-inline constexpr std::size_t kModelSizeCount = 12;
+// The bytes the ranks of `input.rank`'s node send to other nodes or receive
+// from them in one call of variant `v` (the larger direction), every block
+// `block_bytes` long: from the node's in- and out-lists, no plan needed
+// (linear: one block per edge; leader and aggregated allgather: one per
+// source and remote node; aggregated alltoall: one per edge; bundle headers
+// not counted).
+std::uint64_t node_network_bytes(const PlanInput& input, Variant v, bool alltoall, std::uint64_t block_bytes);
+
+// The library's rule in one place: `input.rank`'s time (us) in one call of
+// `plan` (variant `v` of the allgather or alltoall plans), every block
+// `block_bytes` long, on machine `m`, `ranks_on_node` ranks on its node.
+double predict_call_us(const PlanInput& input, const Plan& plan, Variant v, bool alltoall, const MachineModel& m,
+                       int ranks_on_node, std::uint64_t block_bytes);
+// The ranks of `input.rank`'s node (from input.places).
+int ranks_on_node(const PlanInput& input);
+
+// The block sizes the library evaluates the model at (bytes, increasing):
+// 0 and every power of two from 64 bytes to 64 MiB.
+inline constexpr std::size_t kModelSizeCount = 22;
 const std::vector<std::uint64_t>& model_sizes();
 
 // Predicted time (ns) per variant and model size: the maximum over ranks.
@@ -87,7 +105,8 @@ struct CostTable {
   // The time of `v` for a block of `bytes`: linear between model sizes,
   // extended by the last two beyond them. Exact integer arithmetic.
   [[nodiscard]] std::uint64_t at(Variant v, std::uint64_t bytes) const;
-  // The row with the least time at `bytes` (ties: the earlier row).
+  // The row with the least time at `bytes` (ties: the earlier row; an
+  // empty table: linear).
   [[nodiscard]] Variant cheapest(std::uint64_t bytes) const;
   // Whether `v` is the cheapest at some model size.
   [[nodiscard]] bool ever_cheapest(Variant v) const;

@@ -38,6 +38,7 @@ struct GraphInfo {
   // The cost model's predicted time of each variant per block size, the
   // same on every rank (cost_tables.h), and what auto chooses from: the
   // same without a variant that never wins.
+  std::vector<std::int64_t> cost_terms;  // this rank's predictions, for the agreement (cost_tables.h)
   algos::CostTable gather_model;
   algos::CostTable alltoall_model;
   algos::CostTable gather_costs;

@@ -50,9 +50,10 @@ const algos::Plan& alltoall_plan(const GraphInfo& info, Variant v) {
   return v == Variant::kLinear ? info.alltoall_linear : info.alltoall_aggregated;
 }
 
-void add_rows(const algos::Plan& plan, int ranks_on_node, std::vector<std::int64_t>& terms) {
+void add_rows(const algos::PlanInput& input, const algos::Plan& plan, Variant v, bool alltoall, int ranks_on_node,
+              std::vector<std::int64_t>& terms) {
   for (const std::uint64_t b : algos::model_sizes()) {
-    const double us = algos::predict_rank_us(algos::rank_load(plan, b), machine_model(), ranks_on_node);
+    const double us = algos::predict_call_us(input, plan, v, alltoall, machine_model(), ranks_on_node, b);
     terms.push_back(static_cast<std::int64_t>(std::min(us * 1000.0, 9.0e18)));
   }
 }
@@ -64,11 +65,10 @@ const algos::MachineModel& machine_model() {
   return model;
 }
 
-void cost_terms(const GraphInfo& info, std::vector<std::int64_t>& terms) {
-  const int my_node = info.node_of[static_cast<std::size_t>(info.rank)];
-  const auto ranks_on_node = static_cast<int>(std::count(info.node_of.begin(), info.node_of.end(), my_node));
-  for (const Variant v : kGatherRows) add_rows(gather_plan(info, v), ranks_on_node, terms);
-  for (const Variant v : kAlltoallRows) add_rows(alltoall_plan(info, v), ranks_on_node, terms);
+void cost_terms(const GraphInfo& info, const algos::PlanInput& input, std::vector<std::int64_t>& terms) {
+  const int ranks = algos::ranks_on_node(input);
+  for (const Variant v : kGatherRows) add_rows(input, gather_plan(info, v), v, false, ranks, terms);
+  for (const Variant v : kAlltoallRows) add_rows(input, alltoall_plan(info, v), v, true, ranks, terms);
 }
 
 void set_cost_tables(GraphInfo& info, const std::int64_t* agreed) {

@@ -19,9 +19,10 @@ namespace nbrcoll {
 const algos::MachineModel& machine_model();
 
 // Terms this rank contributes to the agreement (ns, one per variant and
-// model size: the allgather plan's variants, then the alltoall plan's).
+// model size: the allgather plan's variants, then the alltoall plan's),
+// from its plans in `info` and what it knows of its node (`input`).
 inline constexpr std::size_t kCostTerms = (3 + 2) * algos::kModelSizeCount;
-void cost_terms(const GraphInfo& info, std::vector<std::int64_t>& terms);
+void cost_terms(const GraphInfo& info, const algos::PlanInput& input, std::vector<std::int64_t>& terms);
 
 // The tables from the agreed (maximum) terms. A variant that is never the
 // cheapest is dropped, so no call sends its bundles.

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "config.h"
+#include "cost_tables.h"
 #include "locality.h"
 #include "log.h"
 #include "node_topology.h"
@@ -186,6 +187,7 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out) {
       algos::mix_plans({{Variant::kLinear, &info->alltoall_linear}, {Variant::kAggregated, &info->alltoall_aggregated}},
                        input.in, input.out.size(), true),
       info->node_of);
+  cost_terms(*info, input, info->cost_terms);
   // Calls in flight together use disjoint tag windows; the IPC acks use
   // MPI_TAG_UB itself, so every window lies below it.
   int* tag_ub = nullptr;

@@ -55,7 +55,7 @@ void setup(MPI_Comm graph) {
   // One agreement: did every rank succeed, the largest tag stride, and the
   // cost model's prediction of the slowest rank per variant and size.
   std::vector<std::int64_t> agree = {ok != 0 ? 0 : 1, ok != 0 ? info->tag_stride : 1};
-  if (ok) cost_terms(*info, agree);
+  if (ok) agree.insert(agree.end(), info->cost_terms.begin(), info->cost_terms.end());
   agree.resize(2 + kCostTerms, 0);
   PMPI_Allreduce(MPI_IN_PLACE, agree.data(), static_cast<int>(agree.size()), MPI_INT64_T, MPI_MAX, graph);
   ok = agree[0] == 0 ? 1 : 0;

@@ -37,12 +37,13 @@ void add_ranks(const algos::CommGraph& g, bool alltoall, const algos::MachineMod
     for (VariantPrediction& row : rows) {
       const algos::Plan plan = planner_of(row.variant, alltoall)(input);
       for (std::size_t k = 0; k < model.size(); ++k) {
-        const double us = algos::predict_rank_us(algos::rank_load(plan, model[k]), m, ranks_on_node);
+        const double us = algos::predict_call_us(input, plan, row.variant, alltoall, m, ranks_on_node, model[k]);
         row.model_ns[k] = std::max(row.model_ns[k], to_ns(us));
       }
       for (std::size_t i = 0; i < sizes.size(); ++i) {
         const algos::RankLoad load = algos::rank_load(plan, sizes[i]);
-        row.time_us[i] = std::max(row.time_us[i], algos::predict_rank_us(load, m, ranks_on_node));
+        row.time_us[i] = std::max(
+            row.time_us[i], algos::predict_call_us(input, plan, row.variant, alltoall, m, ranks_on_node, sizes[i]));
         row.net_messages[i] += load.sent_messages[kNetwork];
         row.net_bytes[i] += load.sent_bytes[kNetwork];
       }

@@ -78,14 +78,17 @@ TEST(ModelPredict, TheNumberIsTheMaximumOverRanksOfPredictRankUs) {
   const Prediction p = predict(g, false, m, 2, sizes);
   ASSERT_EQ(p.variants.size(), 3u);
   const algos::Planner planners[] = {algos::build_linear_plan, algos::build_leader_plan, algos::build_aggregated_plan};
+  const Variant variants[] = {Variant::kLinear, Variant::kLeader, Variant::kAggregated};
+  const std::vector<algos::PlanInput> inputs = algos::make_plan_inputs(g);
   for (std::size_t v = 0; v < 3; ++v) {
     const std::vector<algos::Plan> plans = algos::build_plans(g, planners[v]);
     for (std::size_t i = 0; i < sizes.size(); ++i) {
       double worst = 0;
       std::uint64_t net = 0;
-      for (const algos::Plan& plan : plans) {
-        const algos::RankLoad load = algos::rank_load(plan, sizes[i]);
-        worst = std::max(worst, algos::predict_rank_us(load, m, 2));
+      for (std::size_t r = 0; r < plans.size(); ++r) {
+        const algos::RankLoad load = algos::rank_load(plans[r], sizes[i]);
+        const std::uint64_t node_bytes = algos::node_network_bytes(inputs[r], variants[v], false, sizes[i]);
+        worst = std::max(worst, algos::predict_rank_us(load, m, 2, node_bytes));
         net += load.sent_messages[static_cast<std::size_t>(algos::LinkClass::kNetwork)];
       }
       EXPECT_EQ(p.variants[v].time_us[i], worst) << v << " " << i;
@@ -93,8 +96,9 @@ TEST(ModelPredict, TheNumberIsTheMaximumOverRanksOfPredictRankUs) {
     }
     for (std::size_t k = 0; k < algos::model_sizes().size(); ++k) {
       std::uint64_t worst = 0;
-      for (const algos::Plan& plan : plans)
-        worst = std::max(worst, to_ns(algos::predict_rank_us(algos::rank_load(plan, algos::model_sizes()[k]), m, 2)));
+      for (std::size_t r = 0; r < plans.size(); ++r)
+        worst = std::max(worst, to_ns(algos::predict_call_us(inputs[r], plans[r], variants[v], false, m, 2,
+                                                             algos::model_sizes()[k])));
       EXPECT_EQ(p.variants[v].model_ns[k], worst);
     }
   }
@@ -115,8 +119,9 @@ TEST(ModelPredict, ThreadsChangeNothing) {
   const Prediction p = predict(g, false, m, 8, {65536});
   const std::vector<algos::Plan> plans = algos::build_plans(g, algos::build_leader_plan);
   double worst = 0;
-  for (const algos::Plan& plan : plans)
-    worst = std::max(worst, algos::predict_rank_us(algos::rank_load(plan, 65536), m, 8));
+  for (int r = 0; r < g.size(); ++r)
+    worst = std::max(worst, algos::predict_call_us(algos::make_plan_input(g, r), plans[static_cast<std::size_t>(r)],
+                                                   Variant::kLeader, false, m, 8, 65536));
   EXPECT_EQ(row_of(p, Variant::kLeader).time_us[0], worst);
 }
 

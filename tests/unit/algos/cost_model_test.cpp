@@ -93,13 +93,31 @@ TEST(CostModel, TimeGrowsWithBytesAndWithRanksPerCore) {
   const CommGraph g = complete_2x2();
   const Plan p = build_leader_plan(make_plan_input(g, 0));
   const MachineModel m = *builtin_machine("emulated");
+  const PlanInput input = make_plan_input(g, 0);
   double previous = -1;
   for (const std::uint64_t b : model_sizes()) {
-    const double t = predict_rank_us(rank_load(p, b), m, 2);
+    const double t = predict_call_us(input, p, Variant::kLeader, false, m, 2, b);
     EXPECT_GT(t, previous) << b;
     previous = t;
   }
-  EXPECT_GT(predict_rank_us(rank_load(p, 4096), m, 4), predict_rank_us(rank_load(p, 4096), m, 2));
+  const RankLoad l = rank_load(p, 4096);
+  EXPECT_GT(predict_rank_us(l, m, 4, 0), predict_rank_us(l, m, 2, 0));
+  // The node's network bytes through the NIC: more of them, more time.
+  EXPECT_GT(predict_rank_us(l, m, 2, 1 << 20), predict_rank_us(l, m, 2, 4096));
+}
+
+TEST(CostModel, NodeNetworkBytesCountEdgesOrDistinctSourcesPerRemoteNode) {
+  // Node 0 = {0, 1}, node 1 = {2, 3}; 0 -> 2, 0 -> 3, 0 -> 3 (duplicate), 1 -> 2.
+  CommGraph g = make_uniform_comm(Model::kFrontier, 2, 2);
+  set_edges(g, {{0, 2}, {0, 3}, {0, 3}, {1, 2}});
+  const PlanInput a = make_plan_input(g, 0);
+  const PlanInput b = make_plan_input(g, 2);
+  EXPECT_EQ(node_network_bytes(a, Variant::kLinear, false, 10), 40u);      // every edge
+  EXPECT_EQ(node_network_bytes(a, Variant::kLeader, false, 10), 20u);      // sources 0 and 1, once each
+  EXPECT_EQ(node_network_bytes(a, Variant::kAggregated, false, 10), 20u);  // likewise
+  EXPECT_EQ(node_network_bytes(a, Variant::kAggregated, true, 10), 40u);   // alltoall: a block per edge
+  EXPECT_EQ(node_network_bytes(b, Variant::kLeader, false, 10), 20u);      // node 1 receives the same
+  EXPECT_EQ(ranks_on_node(a), 2);
 }
 
 CostTable two_rows() {
@@ -119,7 +137,8 @@ TEST(CostModel, TableInterpolatesExactlyAndPicksTheLeast) {
   const CostTable t = two_rows();
   EXPECT_EQ(t.at(Variant::kLinear, 0), 1000u);
   EXPECT_EQ(t.at(Variant::kLinear, 1024), 1000u + 4096u);
-  EXPECT_EQ(t.at(Variant::kLinear, 640), 1000u + 2560u);            // between 256 and 1024: linear
+  EXPECT_EQ(t.at(Variant::kLinear, 640), 1000u + 2560u);  // between 512 and 1024: linear
+  EXPECT_EQ(model_sizes().size(), kModelSizeCount);
   EXPECT_EQ(t.at(Variant::kLeader, 1u << 30), 5000u + (1u << 30));  // beyond the last size: extended
   EXPECT_EQ(t.at(Variant::kAggregated, 10), ~std::uint64_t{0});     // no such row
   EXPECT_EQ(t.cheapest(1000), Variant::kLinear);
@@ -133,11 +152,11 @@ TEST(CostModel, TableInterpolatesExactlyAndPicksTheLeast) {
 }
 
 // The whole communicator's time per variant: max over ranks.
-std::uint64_t predicted_ns(const CommGraph& g, Planner planner, const MachineModel& m, std::uint64_t b) {
+std::uint64_t predicted_ns(const CommGraph& g, Planner planner, Variant v, const MachineModel& m, std::uint64_t b) {
   double worst = 0;
   for (int r = 0; r < g.size(); ++r) {
-    const RankLoad l = rank_load(planner(make_plan_input(g, r)), b);
-    worst = std::max(worst, predict_rank_us(l, m, 8));
+    const PlanInput input = make_plan_input(g, r);
+    worst = std::max(worst, predict_call_us(input, planner(input), v, false, m, 8, b));
   }
   return static_cast<std::uint64_t>(worst * 1000);
 }
@@ -150,9 +169,9 @@ CostTable rsg_table(const MachineModel& m) {
   t.variants = {Variant::kLinear, Variant::kLeader, Variant::kAggregated};
   t.time_ns.resize(3);
   for (const std::uint64_t b : model_sizes()) {
-    t.time_ns[0].push_back(predicted_ns(g, build_linear_plan, m, b));
-    t.time_ns[1].push_back(predicted_ns(g, build_leader_plan, m, b));
-    t.time_ns[2].push_back(predicted_ns(g, build_aggregated_plan, m, b));
+    t.time_ns[0].push_back(predicted_ns(g, build_linear_plan, Variant::kLinear, m, b));
+    t.time_ns[1].push_back(predicted_ns(g, build_leader_plan, Variant::kLeader, m, b));
+    t.time_ns[2].push_back(predicted_ns(g, build_aggregated_plan, Variant::kAggregated, m, b));
   }
   return t;
 }
