@@ -4,16 +4,15 @@
 // source's out-list (MPI's rule); the occurrence number is the tag. The
 // receive side is the same for allgather and alltoall; an alltoall send
 // carries the block of its own out-edge.
+#include "linear_plan.h"
+
 #include <unordered_map>
 
 #include "link_class.h"
-#include "plan.h"
 
 namespace nbrcoll::algos {
 
-namespace {
-
-Plan linear_plan(const PlanInput& input, bool alltoall) {
+Plan linear_plan_of(const PlanInput& input, bool alltoall, const std::function<bool(int source, int dest)>& keep) {
   Plan plan;
   plan.rank = input.rank;
   // Alltoall self edges: the k-th self occurrence in the in-list takes the
@@ -27,6 +26,7 @@ Plan linear_plan(const PlanInput& input, bool alltoall) {
   for (int slot = 0; slot < static_cast<int>(input.in.size()); ++slot) {
     const int source = input.in[static_cast<std::size_t>(slot)];
     if (source == kNoRank) continue;
+    if (source != input.rank && !keep(source, input.rank)) continue;
     if (source == input.rank) {
       LocalCopy c{-1, slot, -1};
       if (alltoall) {
@@ -49,7 +49,7 @@ Plan linear_plan(const PlanInput& input, bool alltoall) {
   seen.clear();
   for (int j = 0; j < static_cast<int>(input.out.size()); ++j) {
     const int dest = input.out[static_cast<std::size_t>(j)];
-    if (dest == kNoRank || dest == input.rank) continue;
+    if (dest == kNoRank || dest == input.rank || !keep(input.rank, dest)) continue;
     Send s;
     s.peer = dest;
     s.origin = input.rank;
@@ -61,14 +61,18 @@ Plan linear_plan(const PlanInput& input, bool alltoall) {
   return plan;
 }
 
+namespace {
+bool every_edge(int, int) {
+  return true;
+}
 }  // namespace
 
 Plan build_linear_plan(const PlanInput& input) {
-  return linear_plan(input, false);
+  return linear_plan_of(input, false, every_edge);
 }
 
 Plan build_linear_alltoall_plan(const PlanInput& input) {
-  return linear_plan(input, true);
+  return linear_plan_of(input, true, every_edge);
 }
 
 }  // namespace nbrcoll::algos

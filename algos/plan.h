@@ -109,8 +109,14 @@ struct BlockId {
 };
 
 // Where a piece of a bundle this rank sends comes from.
+// A piece a call moves by another variant (see mixed_plan.h): sent, and
+// expected, as absent.
+inline constexpr int kPieceAbsent = -2;
+
 struct PieceSource {
-  int bundle = -1;    // index into Plan::bundle_recvs that brought it; -1: this rank's own send block
+  // Index into Plan::bundle_recvs that brought it; -1: this rank's own send
+  // block; kPieceAbsent: this rank's own block, moved by another variant.
+  int bundle = -1;
   int piece = -1;     // the piece's index in that bundle
   int out_edge = -1;  // own alltoall block: its out-edge (own allgather block: -1)
 };
@@ -123,7 +129,9 @@ struct BundleRecv {
   int tag = 0;
   LinkClass link = LinkClass::kNetwork;
   std::vector<BlockId> pieces;
-  std::vector<int> slot;  // per piece: the receive slot it fills, or -1
+  // Per piece: the receive slot it fills, -1 (none here), or kPieceAbsent
+  // (a slot piece this call moves by another variant: it must come absent).
+  std::vector<int> slot;
 };
 
 // Send one bundle to `peer` once every bundle its pieces come from arrived.
@@ -211,5 +219,15 @@ Plan build_linear_alltoall_plan(const PlanInput& input);
 // and forwarding from each leader to its package group (PEM). Tags are the
 // canonical ones of tags.h. Cost O(E log E), E = edges touching this node.
 Plan build_leader_plan(const PlanInput& input);
+
+// The node-aware aggregated plan (3-step; algos/README.md): the blocks of
+// every node pair (A, B) with two edges or more travel as one network bundle
+// from an out-owner on A to an in-owner on B, gathered on A and scattered on
+// B in bundles; edges inside a node and node pairs of a single edge go as in
+// the linear plan. Allgather bundles carry each origin's block once per
+// remote node (the leader plan's deduplication); alltoall bundles carry one
+// block per edge. Cost O(E log E), E = edges touching this node.
+Plan build_aggregated_plan(const PlanInput& input);
+Plan build_aggregated_alltoall_plan(const PlanInput& input);
 
 }  // namespace nbrcoll::algos

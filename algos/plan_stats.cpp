@@ -34,6 +34,16 @@ PlanStats compute_stats(const Plan& plan, const std::function<std::uint64_t(int 
     ++t.messages;
     t.bytes += bytes;
   }
+  // Bundles: every piece present (block_of its origin), header included.
+  for (const BundleSend& b : plan.bundle_sends) {
+    std::uint64_t payload = 0;
+    for (std::size_t k = 0; k < b.pieces.size(); ++k) {
+      if (b.from[k].bundle != kPieceAbsent) payload += block_of(b.pieces[k].origin);
+    }
+    LinkTally& t = stats.sent[static_cast<std::size_t>(b.link)];
+    t.messages += static_cast<std::uint64_t>(bundle_messages(b.pieces.size(), payload));
+    t.bytes += bundle_header_bytes(b.pieces.size()) + payload;
+  }
   for (const LocalCopy& c : plan.copies) {
     ++stats.copies;
     if (c.from_slot < 0) {

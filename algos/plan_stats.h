@@ -1,6 +1,6 @@
 // What one rank's plan moves, per link class, for given block sizes: messages
-// and bytes it sends (fragments that turn out empty are not sent and not
-// counted) and the local copies. Sums over ranks with +=. Used by the
+// and bytes it sends (fragments that turn out empty are not counted; a bundle
+// counts its messages, header and pieces) and the local copies. Sums over ranks with +=. Used by the
 // simulator, the benchmarks and the debug log.
 #pragma once
 

@@ -44,14 +44,18 @@ std::vector<Plan> build_plans(const CommGraph& graph, Planner planner);
 
 struct SimResult {
   std::vector<std::string> errors;  // empty: properties (1) and (2) hold
-  PlanStats stats;                  // summed over all ranks
-  std::uint64_t fragments = 0;      // matched send/recv pairs, empty ones too
-  std::uint64_t rounds = 0;         // longest chain of dependent fragments
-  // Per origin rank: bytes of its block that cross a node boundary, and bytes
-  // of its block that leave its own GCD (sent from a rank on that GCD to a
-  // rank elsewhere).
+  PlanStats stats;                  // summed over all ranks (bundles: header + payload bytes)
+  std::uint64_t fragments = 0;      // matched send/recv pairs and bundles, empty ones too
+  std::uint64_t rounds = 0;         // longest chain of dependent messages
+  // Per origin rank: payload bytes of its block(s) that cross a node
+  // boundary, and that leave its own GCD (sent from a rank on that GCD to a
+  // rank elsewhere). Bundle headers are not payload: see header_bytes.
   std::vector<std::uint64_t> network_bytes;
   std::vector<std::uint64_t> off_device_bytes;
+  // Messages that cross a node boundary, per ordered node pair
+  // (from * nodes + to); a bundle counts the messages it takes (1 or 2).
+  std::vector<std::uint64_t> network_messages;
+  std::uint64_t header_bytes = 0;  // bundle headers, all links
   [[nodiscard]] bool ok() const { return errors.empty(); }
 };
 
@@ -59,8 +63,17 @@ struct SimResult {
 SimResult simulate(const CommGraph& graph, const std::vector<Plan>& plans,
                    const std::vector<std::uint64_t>& block_bytes);
 
+// Neighbor alltoall(v): edge_bytes[s][j] = bytes of the block rank s sends
+// on its out-edge j (one entry per out-list entry, kNoRank entries too).
+// Slot i of rank d must get the block of the out-edge that MPI pairs with
+// it: the k-th occurrence of s in d's in-list with the k-th occurrence of d
+// in s's out-list.
+SimResult simulate_alltoall(const CommGraph& graph, const std::vector<Plan>& plans,
+                            const std::vector<std::vector<std::uint64_t>>& edge_bytes);
+
 // Property (3): what `candidate` moves against what `linear` moves, per
-// origin and in total. Empty when never more.
+// origin and in total (payload bytes across nodes and off the origin's GCD),
+// and network messages per node pair. Empty when never more.
 std::vector<std::string> compare_with_linear(const SimResult& candidate, const SimResult& linear);
 
 }  // namespace nbrcoll::algos

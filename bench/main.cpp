@@ -4,6 +4,7 @@
 // Linked against nbrcoll_static, so the collectives go through nbrcoll.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -41,6 +42,10 @@ void print(const Options& o, const Outcome& r) {
             << "; time per call = max over ranks; speed-up = native median / median\n";
   print_timing_table(std::cout, r.rows);
   std::cout << '\n';
+  if (std::any_of(r.rows.begin(), r.rows.end(), [](const Row& row) { return row.predicted_us.has_value(); })) {
+    print_model_table(std::cout, model_machine(), r.rows);
+    std::cout << '\n';
+  }
   print_create_table(std::cout, r.create);
   std::cout << '\n';
   print_traffic_table(std::cout, r.traffic_block, link_class_names(), r.traffic, network_class_index());

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "config.h"
+#include "cost_tables.h"
 #include "device/device_call.h"
 #include "introspect.h"
 #include "node_topology.h"
@@ -61,15 +62,22 @@ Traffic plan_traffic(MPI_Comm graph_comm, const std::string& algo, const std::fu
   return t;
 }
 
-std::optional<Traffic> alltoall_plan_traffic(MPI_Comm graph_comm, const std::string& /*algo*/,
-                                             const EdgeBytes& bytes_of) {
-  const nbrcoll::algos::Plan* plan = nbrcoll::alltoall_plan_for(graph_comm);
+std::optional<Traffic> alltoall_plan_traffic(MPI_Comm graph_comm, const std::string& algo, const EdgeBytes& bytes_of,
+                                             const BlockBytes& block_bytes) {
+  const nbrcoll::algos::Plan* plan = nbrcoll::alltoall_plan_for(graph_comm, to_algo(algo));
   if (plan == nullptr) return std::nullopt;
   Traffic t = empty_traffic();
   for (const auto& s : plan->sends) {
     const auto c = static_cast<std::size_t>(s.link);
     ++t.messages[c];
     t.bytes[c] += bytes_of(plan->rank, static_cast<std::size_t>(s.out_edge));
+  }
+  for (const auto& b : plan->bundle_sends) {
+    std::uint64_t payload = 0;
+    for (const auto& piece : b.pieces) payload += block_bytes(piece.origin, piece.dest, piece.k);
+    const auto c = static_cast<std::size_t>(b.link);
+    t.messages[c] += static_cast<std::uint64_t>(nbrcoll::algos::bundle_messages(b.pieces.size(), payload));
+    t.bytes[c] += nbrcoll::algos::bundle_header_bytes(b.pieces.size()) + payload;
   }
   return t;
 }
@@ -103,6 +111,26 @@ Traffic reduce_traffic(const Traffic& t, MPI_Comm comm) {
              comm);
   MPI_Reduce(t.bytes.data(), sum.bytes.data(), static_cast<int>(t.bytes.size()), MPI_UINT64_T, MPI_SUM, 0, comm);
   return sum;
+}
+
+std::optional<double> predicted_us(MPI_Comm graph_comm, const std::string& algo, bool alltoall,
+                                   std::uint64_t block_bytes) {
+  using nbrcoll::algos::Variant;
+  const nbrcoll::CostView costs = nbrcoll::costs_for(graph_comm, alltoall);
+  if (costs.model == nullptr) return std::nullopt;
+  Variant v = Variant::kLinear;
+  if (algo == "leader" && !alltoall) v = Variant::kLeader;
+  if (algo == "aggregated") v = Variant::kAggregated;
+  if (algo == "auto") {
+    const nbrcoll::Config& c = nbrcoll::config();
+    v = c.threshold_set ? (!alltoall && block_bytes >= c.threshold ? Variant::kLeader : Variant::kLinear)
+                        : costs.offered->cheapest(block_bytes);
+  }
+  return static_cast<double>(costs.model->at(v, block_bytes)) / 1000.0;
+}
+
+std::string model_machine() {
+  return nbrcoll::machine_model().name;
 }
 
 bool mpi_takes_device_memory(const nbrcoll_device_backend& backend) {

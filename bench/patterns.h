@@ -35,10 +35,10 @@ Outcome run_spmm(const Options& o, const World& w);
 
 // Rank 0: traffic rows of one call of `op` per algorithm; `native` from the
 // graph (one message per out-edge, bytes_of(rank, out-edge index) each), the
-// others from nbrcoll's plans on comms[a] (alltoall: n/a while nbrcoll
-// exposes none, see alltoall_plan_traffic).
+// others from nbrcoll's plans on comms[a]. `block_bytes` sizes the blocks
+// that alltoall bundles carry for other ranks (allgather: unused).
 std::vector<TrafficRow> collect_traffic(Op op, const std::vector<std::string>& algos,
                                         const std::vector<MPI_Comm>& comms, const World& w, const std::vector<int>& out,
-                                        const EdgeBytes& bytes_of);
+                                        const EdgeBytes& bytes_of, const BlockBytes& block_bytes = {});
 
 }  // namespace nbrbench

@@ -189,7 +189,8 @@ Outcome run_spmm(const Options& o, const World& w) {
                           o.algos[i],
                           sums[i],
                           {},
-                          op_name(Op::kAllgatherv, Mode::kBlocking)});
+                          op_name(Op::kAllgatherv, Mode::kBlocking),
+                          {}});
     progress(me, ++step, o.cols.size(), "cols " + std::to_string(k));
 
     if (k == o.cols.back()) {  // traffic at the last (largest) column count

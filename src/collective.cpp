@@ -248,13 +248,13 @@ int run_on_device(const GraphInfo& info, CallScratch& s, MPI_Comm comm, bool ipc
   int rc = MPI_SUCCESS;
   const nbrcoll_device_backend* backend = device_backend();
   if (backend == nullptr) {
-    rc = run_plan(info.plan, s.choice, s.layout, comm);
+    rc = run_plan(info.plan, s.choice, s.layout, s.bundles, comm);
     if (rc == MPI_SUCCESS) rc = s.layout.finish(s.args, info.plan.mixed, s.choice);
   } else {
     log_device_once(*backend, s.args);
     DeviceCall device(*backend);
     const DeviceRouting routing{&device, &info.process_of, ipc_ack_tag(), ipc, mpi_is_gpu_aware(*backend)};
-    rc = run_plan(info.plan, s.choice, s.layout, comm, &routing);
+    rc = run_plan(info.plan, s.choice, s.layout, s.bundles, comm, &routing);
     if (rc == MPI_SUCCESS) rc = s.layout.finish(s.args, info.plan.mixed, s.choice, &device);
   }
   int failed = rc != MPI_SUCCESS ? 1 : 0;
@@ -294,7 +294,7 @@ int device_process_call(const UserCall& c, const GraphInfo& info, CallScratch& s
     return -1;
   }
   if (vote[1] != 0) return run_on_device(info, s, comm, config().device_ipc && vote[3] == 0);
-  const int run = run_plan(info.plan, s.choice, s.layout, comm);
+  const int run = run_plan(info.plan, s.choice, s.layout, s.bundles, comm);
   return run == MPI_SUCCESS ? s.layout.finish(s.args, info.plan.mixed, s.choice) : run;
 }
 
@@ -309,11 +309,13 @@ void log_taken_once(Kind kind, Mode mode) {
 }
 
 void trace_call(const CommState& state, const char* name, const char* why, const CallScratch& s) {
-  std::size_t leader = 0;
-  for (const algos::Variant v : s.choice) leader += v == algos::Variant::kLeader ? 1 : 0;
-  log(LogLevel::kTrace, "%s #%llu: own block %llu B; %zu of %zu blocks by leader, the rest by linear (%s)", name,
-      static_cast<unsigned long long>(state.sequence->calls), static_cast<unsigned long long>(s.layout.send_bytes()),
-      leader, s.choice.size(), why);
+  std::size_t by[algos::kVariantCount] = {};
+  for (const algos::Variant v : s.choice.variant) ++by[static_cast<int>(v)];
+  log(LogLevel::kTrace,
+      "%s #%llu: own block %llu B; of %zu blocks %zu by linear, %zu by leader, %zu by aggregated; bundles %s (%s)",
+      name, static_cast<unsigned long long>(state.sequence->calls),
+      static_cast<unsigned long long>(s.layout.send_bytes()), s.choice.variant.size(), by[0], by[1], by[2],
+      s.choice.bundles ? "on" : "off", why);
 }
 
 // What a call needs before its plan runs, common to every kind and mode.
@@ -337,32 +339,70 @@ bool take(const UserCall& c, CallArgs& args, Setup& out) {
   return out.comm != MPI_COMM_NULL;
 }
 
-// The variant of every block of a call, identically on every rank.
-// Allgather blocks go by linear or leader, decided from B(origin) alone:
-// every rank that touches a block decides the same without asking. On a
-// single node host buffers gain nothing from leaders (no network bytes to
-// save, only extra copies: bench/RESULTS.md), so auto keeps them linear
-// there; `nodes` is one number on every rank. Nonblocking calls under auto
-// stay linear: a leader forwards only inside an MPI call nbrcoll sees, and
-// a rank blocked elsewhere in the MPI would stall its peers. Alltoall plans
-// are linear only.
+// The variant of every block of a call, identically on every rank: each
+// block's variant comes from its own size, which both of its ends know, so
+// nobody asks anybody. Under auto, blocking calls of a graph spanning nodes
+// take the cost model's cheapest variant (cost_tables.h: one table, the
+// same on every rank), or, with NBRCOLL_THRESHOLD set and for device
+// buffers, linear below the threshold and leader from it. Whether a call's
+// bundles travel depends only on the setting, the mode and the table, never
+// on sizes. On a single node host buffers gain nothing from leaders or
+// owners (no network bytes or messages to save, only extra copies:
+// bench/RESULTS.md), so auto keeps them linear there. Nonblocking and
+// persistent calls under auto stay linear: a leader or an owner forwards
+// only inside an MPI call nbrcoll sees, and a rank blocked elsewhere in the
+// MPI would stall its peers. Alltoall has no leader plan. Processes with a
+// GPU runtime never take the aggregated plan (its bundles are packed on the
+// host).
 const char* choose(const UserCall& c, const Setup& setup, Mode mode, const RunnablePlan& plan, CallScratch& s) {
+  using algos::Variant;
   const GraphInfo& info = *setup.state->info;
   const Algo algo = effective_algo();
-  if (c.alltoall() || algo == Algo::kLinear || (algo == Algo::kAuto && mode != Mode::kBlocking)) {
-    choose_variants(plan, s.layout, false, algos::Variant::kLinear, 0, s.choice);
-    return c.alltoall()            ? "alltoall: linear"
-           : algo == Algo::kLinear ? "NBRCOLL_ALGO"
-                                   : "auto, nonblocking or persistent: linear";
+  CallChoice& choice = s.choice;
+  const auto all = [&](Variant v) {
+    choose_variants(
+        plan, s.layout, [v](std::uint64_t) { return v; }, choice.variant);
+  };
+  choice.bundles = false;
+  if (algo == Algo::kLinear || (algo == Algo::kAuto && mode != Mode::kBlocking)) {
+    all(Variant::kLinear);
+    return algo == Algo::kLinear ? "NBRCOLL_ALGO" : "auto, nonblocking or persistent: linear";
   }
   if (algo == Algo::kLeader) {
-    choose_variants(plan, s.layout, false, algos::Variant::kLeader, 0, s.choice);
+    all(c.alltoall() ? Variant::kLinear : Variant::kLeader);
+    return c.alltoall() ? "NBRCOLL_ALGO=leader, alltoall has no leader plan: linear" : "NBRCOLL_ALGO";
+  }
+  if (algo == Algo::kAggregated) {
+    if (setup.device) {
+      all(Variant::kLinear);
+      return "NBRCOLL_ALGO=aggregated in a process with a GPU runtime: linear";
+    }
+    choice.bundles = true;
+    all(Variant::kAggregated);
     return "NBRCOLL_ALGO";
   }
-  const bool one_node = info.nodes == 1 && !setup.device;
-  const std::uint64_t threshold = one_node ? std::numeric_limits<std::uint64_t>::max() : config().threshold;
-  choose_variants(plan, s.layout, true, algos::Variant::kLinear, threshold, s.choice);
-  return one_node ? "auto, one node: linear" : "auto: leader for blocks >= NBRCOLL_THRESHOLD";
+  if (info.nodes == 1 && !setup.device) {
+    all(Variant::kLinear);
+    return "auto, one node: linear";
+  }
+  if (config().threshold_set || setup.device) {
+    if (c.alltoall()) {
+      all(Variant::kLinear);
+      return "auto by threshold, alltoall: linear";
+    }
+    const std::uint64_t threshold = config().threshold;
+    choose_variants(
+        plan, s.layout, [threshold](std::uint64_t b) { return b >= threshold ? Variant::kLeader : Variant::kLinear; },
+        choice.variant);
+    return setup.device ? "auto, device process: leader for blocks >= NBRCOLL_THRESHOLD"
+                        : "auto: leader for blocks >= NBRCOLL_THRESHOLD";
+  }
+  const algos::CostTable& table = c.alltoall() ? info.alltoall_costs : info.gather_costs;
+  choice.bundles =
+      std::find(table.variants.begin(), table.variants.end(), Variant::kAggregated) != table.variants.end();
+  choose_variants(
+      plan, s.layout, [&table](std::uint64_t b) { return table.cheapest(b); }, choice.variant);
+  return "auto: the cost model's cheapest per block";
 }
 
 // Block sizes and the variant of every block of a call nbrcoll takes (the

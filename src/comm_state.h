@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cost_model.h"
 #include "executor.h"
 #include "plan.h"
 
@@ -30,15 +31,26 @@ struct GraphInfo {
   std::string topo_source;
   algos::Plan linear;  // each planner's plan, for statistics and introspection
   algos::Plan leader;
-  RunnablePlan plan;      // both, mixed: each call picks a variant per origin
-  RunnablePlan alltoall;  // neighbor alltoall(v): linear
+  algos::Plan aggregated;
+  algos::Plan alltoall_linear;
+  algos::Plan alltoall_aggregated;
+  RunnablePlan plan;      // allgather(v): the three, mixed: each call picks a variant per origin
+  RunnablePlan alltoall;  // neighbor alltoall(v): linear and aggregated, mixed per edge
+  // The cost model's predicted time of each variant per block size, the
+  // same on every rank (cost_tables.h), and what auto chooses from: the
+  // same without a variant that never wins.
+  algos::CostTable gather_model;
+  algos::CostTable alltoall_model;
+  algos::CostTable gather_costs;
+  algos::CostTable alltoall_costs;
   // Tags of call n on the private communicator: (n mod tag_windows) *
   // tag_stride + plan tag, so calls in flight together never share a tag.
   int tag_stride = 1;
   int tag_windows = 1;
   // kAgreedTerms (graph_setup.h) terms, each the maximum over all ranks of
-  // what each rank's build_graph_info put there (zeros unless filled): the
-  // same vector on every rank, from the allreduce graph creation makes anyway.
+  // what each rank's plan building put there (the cost model's predictions,
+  // cost_tables.h): the same vector on every rank, from the one allreduce of
+  // graph creation.
   std::vector<std::int64_t> agreed_max;
 };
 
@@ -63,7 +75,8 @@ struct CallSequence {
 struct CallScratch {
   CallArgs args;
   CallLayout layout;
-  std::vector<algos::Variant> choice;
+  CallChoice choice;
+  BundleStore bundles;
 };
 
 // One per communicator handle. A duplicate shares `info` but gets a private

@@ -29,6 +29,8 @@ const char* algo_name(Algo a) {
       return "auto";
     case Algo::kLeader:
       return "leader";
+    case Algo::kAggregated:
+      return "aggregated";
     case Algo::kLinear:
       return "linear";
     case Algo::kNative:
@@ -39,7 +41,7 @@ const char* algo_name(Algo a) {
 
 std::optional<Algo> parse_algo(const std::string& value) {
   const std::string s = lower(value);
-  for (Algo a : {Algo::kAuto, Algo::kLeader, Algo::kLinear, Algo::kNative}) {
+  for (Algo a : {Algo::kAuto, Algo::kLeader, Algo::kLinear, Algo::kAggregated, Algo::kNative}) {
     if (s == algo_name(a)) return a;
   }
   return std::nullopt;
@@ -89,13 +91,21 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
     if (auto a = parse_algo(*v))
       c.algo = *a;
     else
-      bad(warnings, "NBRCOLL_ALGO", *v, "expected auto|leader|linear|native; using auto");
+      bad(warnings, "NBRCOLL_ALGO", *v, "expected auto|leader|linear|aggregated|native; using auto");
   }
   if (auto v = env("NBRCOLL_THRESHOLD")) {
-    if (auto n = parse_size(*v))
+    if (auto n = parse_size(*v)) {
       c.threshold = *n;
+      c.threshold_set = true;
+    } else {
+      bad(warnings, "NBRCOLL_THRESHOLD", *v, "expected bytes, e.g. 32768 or 32K; using the cost model");
+    }
+  }
+  if (auto v = env("NBRCOLL_MACHINE")) {
+    if (!v->empty())
+      c.machine = *v;
     else
-      bad(warnings, "NBRCOLL_THRESHOLD", *v, "expected bytes, e.g. 32768 or 32K; using 32K");
+      bad(warnings, "NBRCOLL_MACHINE", *v, "empty; using the default machine");
   }
   if (auto v = env("NBRCOLL_TOPO")) {
     if (!v->empty())
@@ -157,11 +167,13 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
 
 const std::vector<EnvVarInfo>& env_vars() {
   static const std::vector<EnvVarInfo> vars = {
-      {"NBRCOLL_ALGO", "auto|leader|linear|native", "auto",
-       "native = the MPI's own; linear = one message per edge; leader = topology-aware plan; auto = per source "
-       "block, linear below the threshold, leader from it"},
-      {"NBRCOLL_THRESHOLD", "bytes (32768, 32K, 32KB, 32KiB, 1M)", "32K",
-       "auto's switch point, per source block B(s)"},
+      {"NBRCOLL_ALGO", "auto|leader|linear|aggregated|native", "auto",
+       "native = the MPI's own; linear = one message per edge; leader = topology-aware plan; aggregated = one "
+       "bundle per node pair (node-aware 3-step); auto = per block, the cheapest by the cost model"},
+      {"NBRCOLL_THRESHOLD", "bytes (32768, 32K, 32KB, 32KiB, 1M)", "unset (32K for device buffers)",
+       "set: auto takes linear below it and leader from it, per block, instead of the cost model"},
+      {"NBRCOLL_MACHINE", "a built-in machine|a machine file", "the topology model's, else generic",
+       "the cost model's per-link latency and bandwidth (nbrcoll-calibrate writes a file)"},
       {"NBRCOLL_TOPO", "auto|flat|flat:N|rocm-smi|hwloc|a model|a file", "auto",
        "the node topology (ROCm SMI, else hwloc, else flat)"},
       {"NBRCOLL_RANKS_PER_NODE", "integer", "0 (real nodes)", "emulate nodes: world ranks [0,k) are node 0, and so on"},

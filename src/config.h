@@ -9,15 +9,21 @@
 
 namespace nbrcoll {
 
-enum class Algo { kAuto, kLeader, kLinear, kNative };
+enum class Algo { kAuto, kLeader, kLinear, kAggregated, kNative };
 enum class LogLevel { kNone, kWarn, kInfo, kTrace };
 
 struct Config {
   Algo algo = Algo::kAuto;
-  std::size_t threshold = 32 * 1024;  // bytes per block: auto moves smaller blocks by linear
-  std::string topo = "auto";           // auto | flat | model name | file path
-  int ranks_per_node = 0;              // 0: nodes from MPI_COMM_TYPE_SHARED
-  double watchdog = 0;                 // seconds: report calls that run longer (0: off)
+  // Bytes per block. Set: auto moves smaller blocks by linear and larger
+  // ones by leader (no cost model). Unset: only device calls use it.
+  std::size_t threshold = 32 * 1024;
+  bool threshold_set = false;
+  // The cost model's machine: a built-in name or a machine file; empty:
+  // the built-in named like the topology model, else "generic".
+  std::string machine;
+  std::string topo = "auto";  // auto | flat | model name | file path
+  int ranks_per_node = 0;     // 0: nodes from MPI_COMM_TYPE_SHARED
+  double watchdog = 0;        // seconds: report calls that run longer (0: off)
   LogLevel debug = LogLevel::kWarn;
   bool disable = false;           // NBRCOLL_DISABLE=1: everything to PMPI
   std::vector<int> device_map;    // NBRCOLL_DEVICE_MAP: local rank -> device

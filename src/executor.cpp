@@ -146,11 +146,11 @@ int CallLayout::prepare(const CallArgs& args, const std::vector<int>& in_list) {
   return MPI_SUCCESS;
 }
 
-int CallLayout::finish(const CallArgs& args, const algos::MixedPlan& mixed, const std::vector<algos::Variant>& choice,
+int CallLayout::finish(const CallArgs& args, const algos::MixedPlan& mixed, const CallChoice& choice,
                        DeviceCall* device) {
   if (hollow_) return MPI_SUCCESS;
   for (std::size_t i = 0; i < mixed.plan.copies.size(); ++i) {
-    if (!algos::chosen(mixed.copy_variant[i], mixed.copy_origin[i], choice)) continue;
+    if (!algos::chosen(mixed.copy_variant[i], mixed.copy_unit[i], choice.variant)) continue;
     const algos::LocalCopy& c = mixed.plan.copies[i];
     const bool edge = c.from_out_edge >= 0;
     const std::uint64_t from_bytes = edge ? send_bytes(c.from_out_edge) : block_bytes(c.from_slot);
@@ -176,6 +176,14 @@ int CallLayout::finish(const CallArgs& args, const algos::MixedPlan& mixed, cons
   return MPI_SUCCESS;
 }
 
+void GrowBuffer::ensure(std::size_t bytes, std::size_t keep) {
+  if (bytes <= capacity_) return;
+  auto grown = std::make_unique_for_overwrite<char[]>(bytes);  // no zero fill
+  if (keep > 0) std::memcpy(grown.get(), data_.get(), std::min(keep, capacity_));
+  data_ = std::move(grown);
+  capacity_ = bytes;
+}
+
 RunnablePlan make_runnable(algos::MixedPlan mixed, const std::vector<int>& node_of) {
   RunnablePlan r;
   const algos::Plan& plan = mixed.plan;
@@ -196,25 +204,35 @@ RunnablePlan make_runnable(algos::MixedPlan mixed, const std::vector<int>& node_
     return (plan.sends[static_cast<std::size_t>(s)].peer - plan.rank + comm_size) % comm_size;
   };
   std::stable_sort(r.own_sends.begin(), r.own_sends.end(), [&](int a, int b) { return distance(a) < distance(b); });
+  r.bundle_forwards.resize(plan.bundle_recvs.size());
+  for (std::size_t i = 0; i < plan.bundle_sends.size(); ++i) {
+    std::vector<int> from;
+    for (const algos::PieceSource& f : plan.bundle_sends[i].from) {
+      if (f.bundle >= 0) from.push_back(f.bundle);
+    }
+    std::sort(from.begin(), from.end());
+    from.erase(std::unique(from.begin(), from.end()), from.end());
+    for (const int b : from) r.bundle_forwards[static_cast<std::size_t>(b)].push_back(static_cast<int>(i));
+    r.bundle_waits.push_back(static_cast<int>(from.size()));
+  }
   r.mixed = std::move(mixed);
   return r;
 }
 
-void choose_variants(const RunnablePlan& plan, const CallLayout& layout, bool automatic, algos::Variant fixed,
-                     std::uint64_t threshold, std::vector<algos::Variant>& choice) {
-  const std::vector<int>& home = plan.mixed.home_slot;
-  choice.resize(home.size());
-  for (std::size_t i = 0; i < home.size(); ++i) {
-    choice[i] = !automatic                                 ? fixed
-                : layout.block_bytes(home[i]) >= threshold ? algos::Variant::kLeader
-                                                           : algos::Variant::kLinear;
+void choose_variants(const RunnablePlan& plan, const CallLayout& layout, const VariantRule& rule,
+                     std::vector<algos::Variant>& variant) {
+  const std::vector<algos::Unit>& units = plan.mixed.units;
+  variant.resize(units.size());
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    const algos::Unit& u = units[i];
+    variant[i] = rule(u.send_block >= 0 ? layout.send_bytes(u.send_block) : layout.slot_bytes(u.slot));
   }
 }
 
 namespace run_detail {
 
 // One posted message: what it is, and for which fragment (or peer, for acks).
-enum class Op : std::uint8_t { kRecv, kSend, kAckRecv, kAckSend };
+enum class Op : std::uint8_t { kRecv, kSend, kAckRecv, kAckSend, kBundleHead, kBundleRest, kBundleSend };
 struct Pending {
   Op op = Op::kRecv;
   int fragment = 0;
@@ -261,12 +279,14 @@ class ByteMessage {
 // routes (see Route).
 class PlanRun {
  public:
-  PlanRun(const RunnablePlan& runnable, const std::vector<algos::Variant>& choice, const CallLayout& layout,
+  PlanRun(const RunnablePlan& runnable, const CallChoice& choice, const CallLayout& layout, BundleStore& store,
           MPI_Comm comm, int tag_offset, const DeviceRouting* routing)
       : plan_(runnable.mixed.plan),
         runnable_(runnable),
-        choice_(choice),
+        choice_(choice.variant),
+        bundles_(choice.bundles),
         layout_(layout),
+        store_(store),
         comm_(comm),
         tag_offset_(tag_offset),
         routing_(routing),
@@ -278,10 +298,10 @@ class PlanRun {
 
  private:
   [[nodiscard]] bool recv_active(std::size_t r) const {
-    return algos::chosen(runnable_.mixed.recv_variant[r], runnable_.mixed.recv_origin[r], choice_);
+    return algos::chosen(runnable_.mixed.recv_variant[r], runnable_.mixed.recv_unit[r], choice_);
   }
   [[nodiscard]] bool send_active(std::size_t s) const {
-    return algos::chosen(runnable_.mixed.send_variant[s], runnable_.mixed.send_origin[s], choice_);
+    return algos::chosen(runnable_.mixed.send_variant[s], runnable_.mixed.send_unit[s], choice_);
   }
   [[nodiscard]] Route recv_route(std::size_t r) const {
     return routing_ != nullptr ? routing_->route(runnable_.recv_on_node[r]) : Route::kMpi;
@@ -305,6 +325,10 @@ class PlanRun {
   int setup();
   void post_recv(std::size_t r);
   void post_send(std::size_t s);
+  void post_bundle_recv(std::size_t b);
+  void on_bundle_head(std::size_t b);
+  void on_bundle_arrived(std::size_t b);
+  void post_bundle_send(std::size_t b);
   void on_recv_complete(std::size_t r);
   void on_arrived(std::size_t r);
   void on_complete(const Pending& p, int error);
@@ -317,7 +341,9 @@ class PlanRun {
   const algos::Plan& plan_;
   const RunnablePlan& runnable_;
   const std::vector<algos::Variant>& choice_;
+  bool bundles_;  // this call's bundles travel
   const CallLayout& layout_;
+  BundleStore& store_;
   MPI_Comm comm_;
   int tag_offset_;  // this call's window of the private communicator's tags
   const DeviceRouting* routing_;
@@ -335,7 +361,8 @@ class PlanRun {
   std::vector<MPI_Status> statuses_;
   std::vector<int> done_;
   std::vector<int> copied_;
-  std::size_t settled_ = 0;  // requests completed (or freed after an error)
+  std::vector<int> bundle_waits_;  // per bundle send: bundle receives still to arrive
+  std::size_t settled_ = 0;        // requests completed (or freed after an error)
   bool started_ = false;
   bool forwards_ = false;  // some active receive of this call is forwarded
   bool ipc_recvs_ = false;
@@ -369,6 +396,13 @@ int PlanRun::setup() {
     ++messages;
   }
   messages += nr;
+  if (bundles_) {
+    store_.in.resize(plan_.bundle_recvs.size());
+    store_.out.resize(plan_.bundle_sends.size());
+    bundle_waits_ = runnable_.bundle_waits;
+    messages += 2 * (plan_.bundle_recvs.size() + plan_.bundle_sends.size());
+    if (!plan_.bundle_recvs.empty()) forwards_ = true;  // every bundle received is taken apart
+  }
   if (device_ != nullptr) {
     if (const int rc = device_->reserve_staging(staged); rc != 0) {
       note_device(rc, "staging allocation");
@@ -478,7 +512,142 @@ void PlanRun::on_arrived(std::size_t r) {
 
 void PlanRun::on_complete(const Pending& p, int error) {
   note(error);
-  if (p.op == Op::kRecv) on_recv_complete(static_cast<std::size_t>(p.fragment));
+  const auto i = static_cast<std::size_t>(p.fragment);
+  switch (p.op) {
+    case Op::kRecv:
+      on_recv_complete(i);
+      break;
+    case Op::kBundleHead:
+      if (error == MPI_SUCCESS) {
+        on_bundle_head(i);
+      } else {
+        on_bundle_arrived(i);  // nothing usable came: forward what is known (all absent)
+      }
+      break;
+    case Op::kBundleRest:
+      on_bundle_arrived(i);
+      break;
+    default:
+      break;
+  }
+}
+
+// ---- bundles (algos/plan.h: header of piece sizes, then the present pieces;
+// a second message carries what exceeds the prefix) --------------------------
+
+void PlanRun::post_bundle_recv(std::size_t b) {
+  const algos::BundleRecv& r = plan_.bundle_recvs[b];
+  BundleStore::In& in = store_.in[b];
+  const std::uint64_t first = algos::bundle_header_bytes(r.pieces.size()) + algos::bundle_prefix_bytes(r.pieces.size());
+  in.data.ensure(first);
+  // Until a header arrives every piece counts as absent.
+  in.size.assign(r.pieces.size(), algos::kAbsentPiece);
+  in.offset.assign(r.pieces.size(), 0);
+  const ByteMessage m(first);
+  note(PMPI_Irecv(in.data.data(), m.count(), m.type(), r.peer, r.tag + tag_offset_, comm_,
+                  next_request(Op::kBundleHead, static_cast<int>(b))));
+}
+
+// The first message of a bundle arrived: read the sizes; the rest follows
+// in a second message only when the payload exceeds the prefix.
+void PlanRun::on_bundle_head(std::size_t b) {
+  const algos::BundleRecv& r = plan_.bundle_recvs[b];
+  BundleStore::In& in = store_.in[b];
+  const std::size_t n = r.pieces.size();
+  std::uint64_t payload = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    std::uint64_t size = 0;
+    std::memcpy(&size, in.data.data() + 8 * k, sizeof size);
+    in.size[k] = size;
+    in.offset[k] = payload;
+    if (size != algos::kAbsentPiece) payload += size;
+  }
+  const std::uint64_t header = algos::bundle_header_bytes(n);
+  const std::uint64_t prefix = algos::bundle_prefix_bytes(n);
+  if (payload <= prefix) {
+    on_bundle_arrived(b);
+    return;
+  }
+  in.data.ensure(header + payload, header + prefix);
+  const ByteMessage m(payload - prefix);
+  note(PMPI_Irecv(in.data.data() + header + prefix, m.count(), m.type(), r.peer, r.tag + tag_offset_, comm_,
+                  next_request(Op::kBundleRest, static_cast<int>(b))));
+}
+
+// A whole bundle is here: its pieces for this rank's slots go there, and
+// the bundles that carry its pieces on go out once all their sources came.
+void PlanRun::on_bundle_arrived(std::size_t b) {
+  const algos::BundleRecv& r = plan_.bundle_recvs[b];
+  BundleStore::In& in = store_.in[b];
+  const std::uint64_t header = algos::bundle_header_bytes(r.pieces.size());
+  for (std::size_t k = 0; k < r.pieces.size(); ++k) {
+    const int slot = r.slot[k];
+    if (slot < 0) continue;
+    const bool expected = algos::piece_present(runnable_.mixed.bundle_recv_unit[b][k], choice_);
+    const bool present = in.size[k] != algos::kAbsentPiece;
+    if (expected != present) {
+      // Only an erroneous program gets here: the two ends of a block saw
+      // different sizes and chose different variants.
+      log(LogLevel::kWarn, "a block from rank %d came %s its bundle (block sizes differ between its two ends)",
+          r.pieces[k].origin, present ? "unexpectedly in" : "absent from");
+      note(MPI_ERR_OTHER);
+      continue;
+    }
+    if (!present || layout_.hollow()) continue;
+    const std::uint64_t room = layout_.slot_bytes(slot);
+    if (in.size[k] > room) note(MPI_ERR_TRUNCATE);
+    const std::uint64_t bytes = std::min(in.size[k], room);
+    if (bytes > 0) std::memcpy(layout_.slot_data(slot), in.data.data() + header + in.offset[k], bytes);
+  }
+  for (const int s : runnable_.bundle_forwards[b]) {
+    if (--bundle_waits_[static_cast<std::size_t>(s)] == 0) post_bundle_send(static_cast<std::size_t>(s));
+  }
+}
+
+void PlanRun::post_bundle_send(std::size_t b) {
+  const algos::BundleSend& s = plan_.bundle_sends[b];
+  const std::vector<int>& unit = runnable_.mixed.bundle_send_unit[b];
+  const std::size_t n = s.pieces.size();
+  // Sizes and sources first, then one buffer: header + payload.
+  std::vector<std::uint64_t> size(n);
+  std::vector<const char*> from(n, nullptr);
+  std::uint64_t payload = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const algos::PieceSource& f = s.from[k];
+    if (f.bundle < 0) {
+      const int block = f.out_edge >= 0 ? f.out_edge : 0;
+      size[k] = algos::piece_present(unit[k], choice_) ? layout_.send_bytes(block) : algos::kAbsentPiece;
+      from[k] = layout_.hollow() ? nullptr : layout_.send_data(block);
+    } else {
+      BundleStore::In& in = store_.in[static_cast<std::size_t>(f.bundle)];
+      const auto p = static_cast<std::size_t>(f.piece);
+      size[k] = in.size[p];
+      from[k] = in.data.data() +
+                algos::bundle_header_bytes(plan_.bundle_recvs[static_cast<std::size_t>(f.bundle)].pieces.size()) +
+                in.offset[p];
+    }
+    if (size[k] != algos::kAbsentPiece) payload += size[k];
+  }
+  const std::uint64_t header = algos::bundle_header_bytes(n);
+  GrowBuffer& out = store_.out[b];
+  out.ensure(header + payload);
+  std::uint64_t at = header;
+  for (std::size_t k = 0; k < n; ++k) {
+    std::memcpy(out.data() + 8 * k, &size[k], sizeof size[k]);
+    if (size[k] == algos::kAbsentPiece || size[k] == 0) continue;
+    if (from[k] != nullptr) std::memcpy(out.data() + at, from[k], size[k]);
+    at += size[k];
+  }
+  const std::uint64_t prefix = algos::bundle_prefix_bytes(n);
+  const std::uint64_t first = header + std::min(payload, prefix);
+  const ByteMessage head(first);
+  note(PMPI_Isend(out.data(), head.count(), head.type(), s.peer, s.tag + tag_offset_, comm_,
+                  next_request(Op::kBundleSend, static_cast<int>(b))));
+  if (payload > prefix) {
+    const ByteMessage rest(payload - prefix);
+    note(PMPI_Isend(out.data() + first, rest.count(), rest.type(), s.peer, s.tag + tag_offset_, comm_,
+                    next_request(Op::kBundleSend, static_cast<int>(b))));
+  }
 }
 
 // A request that completed with an error: MPICH frees it in Waitsome and
@@ -568,6 +737,9 @@ void PlanRun::start() {
   for (std::size_t i = 0; i < plan_.recvs.size(); ++i) {
     if (recv_active(i)) post_recv(i);
   }
+  if (bundles_) {
+    for (std::size_t b = 0; b < plan_.bundle_recvs.size(); ++b) post_bundle_recv(b);
+  }
   // Senders over IPC wait for each reader's "done" before their memory may change.
   if (device_ != nullptr) {
     std::vector<bool> reader(ipc_from_.size(), false);
@@ -582,6 +754,11 @@ void PlanRun::start() {
   }
   for (int s : runnable_.own_sends) {
     if (send_active(static_cast<std::size_t>(s))) post_send(static_cast<std::size_t>(s));
+  }
+  if (bundles_) {
+    for (std::size_t b = 0; b < plan_.bundle_sends.size(); ++b) {
+      if (bundle_waits_[b] == 0) post_bundle_send(b);
+    }
   }
 }
 
@@ -600,9 +777,9 @@ bool PlanRun::step(bool block) {
 
 }  // namespace run_detail
 
-PlanExecution::PlanExecution(const RunnablePlan& plan, const std::vector<algos::Variant>& choice,
-                             const CallLayout& layout, MPI_Comm comm, int tag_offset, const DeviceRouting* device)
-    : run_(std::make_unique<run_detail::PlanRun>(plan, choice, layout, comm, tag_offset, device)) {}
+PlanExecution::PlanExecution(const RunnablePlan& plan, const CallChoice& choice, const CallLayout& layout,
+                             BundleStore& bundles, MPI_Comm comm, int tag_offset, const DeviceRouting* device)
+    : run_(std::make_unique<run_detail::PlanRun>(plan, choice, layout, bundles, comm, tag_offset, device)) {}
 PlanExecution::~PlanExecution() = default;
 void PlanExecution::start() {
   run_->start();
@@ -614,9 +791,9 @@ int PlanExecution::error() const {
   return run_->error();
 }
 
-int run_plan(const RunnablePlan& plan, const std::vector<algos::Variant>& choice, const CallLayout& layout,
+int run_plan(const RunnablePlan& plan, const CallChoice& choice, const CallLayout& layout, BundleStore& bundles,
              MPI_Comm comm, const DeviceRouting* device) {
-  PlanExecution run(plan, choice, layout, comm, 0, device);
+  PlanExecution run(plan, choice, layout, bundles, comm, 0, device);
   run.start();
   run.step(true);
   return run.error();

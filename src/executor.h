@@ -13,6 +13,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -47,6 +48,15 @@ inline char* offset_address(const void* base, MPI_Aint offset) {
   return reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(offset));
 }
 
+// What one call runs: the variant of every unit of the plan, and whether its
+// bundles travel. Every rank of a call decides `bundles` alike (from the
+// algorithm setting and the call's mode, never from sizes); a call without
+// bundles never chooses the aggregated variant.
+struct CallChoice {
+  std::vector<algos::Variant> variant;
+  bool bundles = false;
+};
+
 // Where the bytes of every block live during a call: the user's buffers where
 // the types allow it, a packed staging area otherwise.
 class CallLayout {
@@ -64,7 +74,7 @@ class CallLayout {
   // After all fragments arrived: the local copies of the chosen variants (on
   // the device for device buffers), then unpack staged blocks into the
   // user's buffer.
-  int finish(const CallArgs& args, const algos::MixedPlan& mixed, const std::vector<algos::Variant>& choice,
+  int finish(const CallArgs& args, const algos::MixedPlan& mixed, const CallChoice& choice,
              DeviceCall* device = nullptr);
 
   // Send blocks: allgather has one (block 0, this rank's own block), alltoall
@@ -92,6 +102,33 @@ class CallLayout {
   std::vector<char> recv_stage_;
 };
 
+// A byte buffer that only grows and is never zero-filled: bundle staging is
+// reused call after call, so only the first call of a size pays for pages.
+class GrowBuffer {
+ public:
+  [[nodiscard]] char* data() { return data_.get(); }
+  [[nodiscard]] const char* data() const { return data_.get(); }
+  // At least `bytes`; the first `keep` bytes survive a growth.
+  void ensure(std::size_t bytes, std::size_t keep = 0);
+
+ private:
+  std::unique_ptr<char[]> data_;
+  std::size_t capacity_ = 0;
+};
+
+// The bundles of one call: each received one (header + payload, and per
+// piece its size as the header says and where it starts in the payload) and
+// each sent one. Kept with the call's scratch and reused by the next call.
+struct BundleStore {
+  struct In {
+    GrowBuffer data;
+    std::vector<std::uint64_t> size;
+    std::vector<std::uint64_t> offset;
+  };
+  std::vector<In> in;
+  std::vector<GrowBuffer> out;
+};
+
 // A mixed plan plus what the executor derives from it once, at graph creation
 // (nothing here depends on the block sizes or the buffers of a call).
 struct RunnablePlan {
@@ -102,16 +139,20 @@ struct RunnablePlan {
   std::vector<int> own_sends;
   std::vector<bool> recv_on_node;  // per receive: the peer shares this rank's node
   std::vector<bool> send_on_node;  // per send: likewise
+  // Bundles: per bundle receive the bundle sends that carry its pieces on,
+  // per bundle send how many bundle receives it waits for.
+  std::vector<std::vector<int>> bundle_forwards;
+  std::vector<int> bundle_waits;
 };
 // node_of: rank -> node id, for every rank of the communicator.
 RunnablePlan make_runnable(algos::MixedPlan mixed, const std::vector<int>& node_of);
 
-// The variant of every origin of `plan.mixed` for one call: `fixed` for every
-// origin, or (auto) the leader variant for blocks of at least `threshold`
-// bytes. B(origin) is the rank's own send size or its home slot's size, the
-// same number on every rank that touches that block in a correct program.
-void choose_variants(const RunnablePlan& plan, const CallLayout& layout, bool automatic, algos::Variant fixed,
-                     std::uint64_t threshold, std::vector<algos::Variant>& choice);
+// The variant of every unit: rule(B(unit)), B read from the unit's send
+// block or receive slot, the same number on both ends of a block in a
+// correct program.
+using VariantRule = std::function<algos::Variant(std::uint64_t block_bytes)>;
+void choose_variants(const RunnablePlan& plan, const CallLayout& layout, const VariantRule& rule,
+                     std::vector<algos::Variant>& variant);
 
 // How one fragment of a call with device buffers travels.
 enum class Route : std::uint8_t {
@@ -147,7 +188,7 @@ class PlanRun;
 // an error, so that no peer waits forever.
 class PlanExecution {
  public:
-  PlanExecution(const RunnablePlan& plan, const std::vector<algos::Variant>& choice, const CallLayout& layout,
+  PlanExecution(const RunnablePlan& plan, const CallChoice& choice, const CallLayout& layout, BundleStore& bundles,
                 MPI_Comm comm, int tag_offset, const DeviceRouting* device = nullptr);
   PlanExecution(const PlanExecution&) = delete;
   PlanExecution& operator=(const PlanExecution&) = delete;
@@ -166,7 +207,7 @@ class PlanExecution {
 // host buffers. MPI_SUCCESS or the first error seen; every posted message
 // is always completed, and every forward is sent even after an error, so
 // that no peer waits forever.
-int run_plan(const RunnablePlan& plan, const std::vector<algos::Variant>& choice, const CallLayout& layout,
+int run_plan(const RunnablePlan& plan, const CallChoice& choice, const CallLayout& layout, BundleStore& bundles,
              MPI_Comm comm, const DeviceRouting* device = nullptr);
 
 }  // namespace nbrcoll

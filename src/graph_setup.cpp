@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "config.h"
+#include "cost_tables.h"
 #include "locality.h"
 #include "log.h"
 #include "node_topology.h"
@@ -103,13 +104,25 @@ void build_plans(algos::PlanInput& input, GraphInfo& info) {
   input.node.devices = topology.devices;
   input.node.links = topology.links;
   input.node.hops = topology.hops;
+  using algos::Variant;
   info.linear = algos::build_linear_plan(input);
   info.leader = algos::build_leader_plan(input);
-  info.plan = make_runnable(algos::mix_plans(info.linear, info.leader, input.in), info.node_of);
-  algos::Plan no_leader;
-  no_leader.rank = info.rank;
-  info.alltoall =
-      make_runnable(algos::mix_plans(algos::build_linear_alltoall_plan(input), no_leader, input.in), info.node_of);
+  info.aggregated = algos::build_aggregated_plan(input);
+  info.plan = make_runnable(algos::mix_plans({{Variant::kLinear, &info.linear},
+                                              {Variant::kLeader, &info.leader},
+                                              {Variant::kAggregated, &info.aggregated}},
+                                             input.in, input.out.size(), false),
+                            info.node_of);
+  info.alltoall_linear = algos::build_linear_alltoall_plan(input);
+  info.alltoall_aggregated = algos::build_aggregated_alltoall_plan(input);
+  info.alltoall = make_runnable(
+      algos::mix_plans({{Variant::kLinear, &info.alltoall_linear}, {Variant::kAggregated, &info.alltoall_aggregated}},
+                       input.in, input.out.size(), true),
+      info.node_of);
+  // The cost model's prediction of this rank's time per variant and size:
+  // the agreement makes them the slowest rank's, the same on every rank.
+  info.agreed_max.clear();
+  cost_terms(info, input, info.agreed_max);
   // Calls in flight together use disjoint tag windows; the IPC acks use
   // MPI_TAG_UB itself, so every window lies below it.
   const long long stride = 1 + std::max(algos::largest_tag(info.plan.mixed), algos::largest_tag(info.alltoall.mixed));
@@ -127,7 +140,6 @@ int build_graph_info(MPI_Comm graph_comm, bool private_started, std::shared_ptr<
   auto info = std::make_shared<GraphInfo>();
   PMPI_Comm_rank(graph_comm, &info->rank);
   PMPI_Comm_size(graph_comm, &info->size);
-  info->agreed_max.assign(kAgreedTerms, 0);
   const topo::NodeTopology& topology = node_topology();
   info->topo_source = topology.source;
 
@@ -288,6 +300,7 @@ GraphSetup setup_graph(MPI_Comm graph_comm) {
   }
   set_tag_windows(*info, agreed.tag_stride);
   info->agreed_max = std::move(agreed.agreed_max);
+  set_cost_tables(*info, info->agreed_max.data());
   const SetupTimes& t = setup.times;
   log(LogLevel::kTrace,
       "graph setup (%d ranks, %d nodes) in us: private comm start %.0f, neighbours %.0f, places %.0f, devices %.0f, "

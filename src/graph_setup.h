@@ -11,13 +11,15 @@
 #include <vector>
 
 #include "comm_state.h"
+#include "cost_tables.h"
 #include "places.h"
 
 namespace nbrcoll {
 
 // Length of GraphInfo::agreed_max: terms every rank contributes to the
 // agreement at graph creation and every rank gets back as maxima over ranks.
-inline constexpr int kAgreedTerms = 32;
+// Today the cost model's (cost_tables.h); raise it to add others.
+inline constexpr int kAgreedTerms = static_cast<int>(kCostTerms);
 
 // Microseconds spent in each step of setup_graph() on this rank.
 struct SetupTimes {

@@ -1,6 +1,7 @@
 #include "introspect.h"
 
 #include "comm_state.h"
+#include "cost_tables.h"
 
 namespace nbrcoll {
 
@@ -9,12 +10,22 @@ const algos::Plan* plan_for(MPI_Comm graph_comm, Algo algo) {
   if (state == nullptr) return nullptr;
   if (algo == Algo::kLinear) return &state->info->linear;
   if (algo == Algo::kLeader) return &state->info->leader;
+  if (algo == Algo::kAggregated) return &state->info->aggregated;
   return nullptr;
 }
 
-const algos::Plan* alltoall_plan_for(MPI_Comm graph_comm) {
+const algos::Plan* alltoall_plan_for(MPI_Comm graph_comm, Algo algo) {
   const CommState* state = find_state(graph_comm);
-  return state == nullptr ? nullptr : &state->info->alltoall.mixed.plan;
+  if (state == nullptr) return nullptr;
+  return algo == Algo::kAggregated ? &state->info->alltoall_aggregated : &state->info->alltoall_linear;
+}
+
+CostView costs_for(MPI_Comm graph_comm, bool alltoall) {
+  const CommState* state = find_state(graph_comm);
+  if (state == nullptr) return {};
+  const GraphInfo& info = *state->info;
+  return alltoall ? CostView{&info.alltoall_model, &info.alltoall_costs, machine_model().name}
+                  : CostView{&info.gather_model, &info.gather_costs, machine_model().name};
 }
 
 }  // namespace nbrcoll

@@ -35,7 +35,7 @@ void Operation::prepare() {
 }
 
 void Operation::start() {
-  run_.emplace(plan_, scratch_->choice, scratch_->layout, comm_->comm, tag_offset_);
+  run_.emplace(plan_, scratch_->choice, scratch_->layout, scratch_->bundles, comm_->comm, tag_offset_);
   run_->start();
 }
 

@@ -11,6 +11,7 @@
 #include "collective.h"
 #include "comm_state.h"
 #include "config.h"
+#include "cost_tables.h"
 #include "graph_setup.h"
 #include "log.h"
 #include "plan_summary.h"
@@ -46,8 +47,13 @@ void setup(MPI_Comm graph) {
   GraphSetup made = setup_graph(graph);
   if (!made.info) return;
   if (log_enabled(LogLevel::kInfo)) {
-    banner_once(made.info->process_of[static_cast<std::size_t>(made.info->rank)]);
-    log(LogLevel::kInfo, "%s", summarize_plans(*made.info).c_str());
+    const GraphInfo& info = *made.info;
+    banner_once(info.process_of[static_cast<std::size_t>(info.rank)]);
+    log(LogLevel::kInfo, "%s", summarize_plans(info).c_str());
+    if (info.rank == 0) {
+      log(LogLevel::kInfo, "auto on this graph (machine %s): allgather %s; alltoall %s", machine_model().name.c_str(),
+          info.gather_costs.describe().c_str(), info.alltoall_costs.describe().c_str());
+    }
   }
   attach_state(graph, made.info, made.private_comm, made.private_pending);  // frees them where it fails
 }

@@ -48,7 +48,7 @@ const char* usage() {
          "  --op OP           allgather | allgatherv | alltoall | alltoallv (default allgather; rsg, moore, file)\n"
          "  --nonblocking     MPI_Ineighbor_* + MPI_Wait, timed together\n"
          "  --persistent      MPI_Neighbor_*_init once per size and algorithm, MPI_Start + MPI_Wait timed (MPI >= 4)\n"
-         "  --algos LIST      native,linear,leader,auto (default native,linear,leader)\n"
+         "  --algos LIST      native,linear,leader,aggregated,auto (default native,linear,leader)\n"
          "  --warmup N        untimed calls per size and algorithm (default 2)\n"
          "  --iters N         timed calls per size and algorithm (default 10)\n"
          "  --create-reps N   repetitions of the graph-creation timing (default 5)\n"
@@ -107,7 +107,7 @@ Options parse_options(const std::vector<std::string>& args) {
       o.algos = split_list(value());
       if (o.algos.empty()) throw std::invalid_argument("--algos: empty list");
       for (const auto& name : o.algos)
-        if (name != "native" && name != "linear" && name != "leader" && name != "auto")
+        if (name != "native" && name != "linear" && name != "leader" && name != "aggregated" && name != "auto")
           throw std::invalid_argument("--algos: unknown algorithm '" + name + "'");
     } else if (a == "--warmup")
       o.warmup = static_cast<int>(to_ll(a, value(), 0, 1000000));

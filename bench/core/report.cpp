@@ -1,6 +1,8 @@
 #include "report.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <tuple>
@@ -68,7 +70,7 @@ void write_csv_rows(std::ostream& out, const std::vector<Row>& rows, const RunIn
     out << csv_quote(r.pattern) << ',' << csv_quote(r.params) << ',' << r.procs << ',' << r.nodes << ',' << r.size_bytes
         << ',' << csv_quote(r.algo) << ',' << fmt("%.3f", r.us.median) << ',' << fmt("%.3f", r.us.min) << ','
         << fmt("%.3f", r.us.max) << ',' << (r.speedup ? fmt("%.4f", *r.speedup) : std::string()) << tail << ','
-        << csv_quote(r.op) << '\n';
+        << csv_quote(r.op) << ',' << (r.predicted_us ? fmt("%.3f", *r.predicted_us) : std::string()) << '\n';
   }
 }
 
@@ -80,6 +82,34 @@ void print_timing_table(std::ostream& out, const std::vector<Row>& rows) {
   for (const Row& r : rows) {
     std::snprintf(line, sizeof line, "  %-10s %-8s %14.2f %14.2f %14.2f %9s\n", format_size(r.size_bytes).c_str(),
                   r.algo.c_str(), r.us.median, r.us.min, r.us.max, r.speedup ? fmt("%.2fx", *r.speedup).c_str() : "-");
+    out << line;
+  }
+}
+
+void print_model_table(std::ostream& out, const std::string& machine, const std::vector<Row>& rows) {
+  out << "# Cost model (machine " << machine << ") against the measured median; error = predicted / measured - 1\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "# %-10s %-10s %14s %14s %9s\n", "Size(B)", "Algo", "Predicted(us)", "Median(us)",
+                "Error");
+  out << line;
+  std::vector<std::string> algos;
+  std::vector<std::vector<double>> errors;
+  for (const Row& r : rows) {
+    if (!r.predicted_us || r.us.median <= 0) continue;
+    const double error = *r.predicted_us / r.us.median - 1;
+    std::snprintf(line, sizeof line, "  %-10s %-10s %14.2f %14.2f %+8.0f%%\n", format_size(r.size_bytes).c_str(),
+                  r.algo.c_str(), *r.predicted_us, r.us.median, 100 * error);
+    out << line;
+    const auto at = std::find(algos.begin(), algos.end(), r.algo) - algos.begin();
+    if (static_cast<std::size_t>(at) == algos.size()) {
+      algos.push_back(r.algo);
+      errors.emplace_back();
+    }
+    errors[static_cast<std::size_t>(at)].push_back(std::abs(error));
+  }
+  for (std::size_t a = 0; a < algos.size(); ++a) {
+    std::snprintf(line, sizeof line, "# median |error| %-10s %7.0f%% over %zu sizes\n", algos[a].c_str(),
+                  100 * summarize(errors[a]).median, errors[a].size());
     out << line;
   }
 }

@@ -21,8 +21,9 @@ struct Row {
   std::uint64_t size_bytes = 0;
   std::string algo;
   Summary us;
-  std::optional<double> speedup;  // native median / this median
-  std::string op;                 // "neighbor_allgather", "ineighbor_alltoallv", ... (core/exchange.h op_name)
+  std::optional<double> speedup;       // native median / this median
+  std::string op;                      // "neighbor_allgather", "ineighbor_alltoallv", ... (core/exchange.h op_name)
+  std::optional<double> predicted_us;  // nbrcoll's cost model for this call (algos/cost_model.h)
 };
 
 // Sets `speedup` of every row that has a "native" row with the same
@@ -46,16 +47,22 @@ struct RunInfo {
 std::pair<std::string, std::string> mpi_name_and_version(const std::string& library_version);
 
 // The first ten columns are those of earlier versions, the first sixteen
-// those of versions before `op`; text fields are quoted.
+// those of versions before `op`, the first seventeen those before
+// `predicted_us`; text fields are quoted.
 inline constexpr const char* kCsvHeader =
     "pattern,params,procs,nodes,size_bytes,algo,median_us,min_us,max_us,speedup_vs_native,"
-    "iters,node_kind,topology,mpi,mpi_version,nbrcoll_version,op";
+    "iters,node_kind,topology,mpi,mpi_version,nbrcoll_version,op,predicted_us";
 void write_csv_rows(std::ostream& out, const std::vector<Row>& rows, const RunInfo& run);
 // RFC 4180: in double quotes, a double quote inside doubled.
 std::string csv_quote(const std::string& field);
 
 // "# Size  Algo  Median(us) ..." with one line per row.
 void print_timing_table(std::ostream& out, const std::vector<Row>& rows);
+
+// The cost model against the measurement: per row with a prediction, the
+// predicted and measured median times and the error (predicted / measured
+// - 1); then per algorithm the median absolute error over the sizes.
+void print_model_table(std::ostream& out, const std::string& machine, const std::vector<Row>& rows);
 
 // Graph-creation time (milliseconds) per way of creating the communicator.
 struct CreateRow {

@@ -95,10 +95,11 @@ TEST(Options, OpsAndModes) {
 }
 
 TEST(Report, SpeedupsAndCsvColumns) {
-  std::vector<Row> rows{{"rsg", "density=0.6;seed=1", 16, 2, 1024, "native", {100, 90, 120}, {}, "neighbor_allgather"},
-                        {"rsg", "density=0.6;seed=1", 16, 2, 1024, "leader", {50, 40, 60}, {}, "neighbor_allgather"},
-                        {"rsg", "density=0.6;seed=1", 16, 2, 2048, "leader", {50, 40, 60}, {}, "neighbor_allgather"},
-                        {"rsg", "density=0.6;seed=1", 16, 2, 1024, "leader", {50, 40, 60}, {}, "neighbor_alltoall"}};
+  std::vector<Row> rows{
+      {"rsg", "density=0.6;seed=1", 16, 2, 1024, "native", {100, 90, 120}, {}, "neighbor_allgather", {}},
+      {"rsg", "density=0.6;seed=1", 16, 2, 1024, "leader", {50, 40, 60}, {}, "neighbor_allgather", {}},
+      {"rsg", "density=0.6;seed=1", 16, 2, 2048, "leader", {50, 40, 60}, {}, "neighbor_allgather", {}},
+      {"rsg", "density=0.6;seed=1", 16, 2, 1024, "leader", {50, 40, 60}, {}, "neighbor_alltoall", {}}};
   compute_speedups(rows);
   ASSERT_TRUE(rows[1].speedup.has_value());
   EXPECT_DOUBLE_EQ(*rows[1].speedup, 2.0);
@@ -108,13 +109,34 @@ TEST(Report, SpeedupsAndCsvColumns) {
   write_csv_rows(csv, rows, {10, "emulated", "frontier", "Open MPI", "4.1.4", "0.1.0"});
   EXPECT_EQ(csv.str().substr(0, csv.str().find('\n')),
             "\"rsg\",\"density=0.6;seed=1\",16,2,1024,\"native\",100.000,90.000,120.000,1.0000,10,\"emulated\","
-            "\"frontier\",\"Open MPI\",\"4.1.4\",\"0.1.0\",\"neighbor_allgather\"");
+            "\"frontier\",\"Open MPI\",\"4.1.4\",\"0.1.0\",\"neighbor_allgather\",");
   EXPECT_EQ(std::string(kCsvHeader),
             "pattern,params,procs,nodes,size_bytes,algo,median_us,min_us,max_us,speedup_vs_native,"
-            "iters,node_kind,topology,mpi,mpi_version,nbrcoll_version,op");
+            "iters,node_kind,topology,mpi,mpi_version,nbrcoll_version,op,predicted_us");
   std::ostringstream table;
   print_timing_table(table, rows);
   EXPECT_NE(table.str().find("2.00x"), std::string::npos);
+}
+
+TEST(Report, ModelTableShowsTheErrorPerRowAndItsMedianPerAlgorithm) {
+  std::vector<Row> rows = {{"rsg", "", 16, 2, 1024, "linear", {100, 90, 120}, {}, "neighbor_allgather", 150.0},
+                           {"rsg", "", 16, 2, 2048, "linear", {200, 190, 220}, {}, "neighbor_allgather", 150.0},
+                           {"rsg", "", 16, 2, 4096, "linear", {400, 390, 420}, {}, "neighbor_allgather", 500.0},
+                           {"rsg", "", 16, 2, 1024, "native", {100, 90, 120}, {}, "neighbor_allgather", {}}};
+  std::ostringstream out;
+  print_model_table(out, "emulated", rows);
+  const std::string s = out.str();
+  EXPECT_NE(s.find("machine emulated"), std::string::npos);
+  EXPECT_NE(s.find("+50%"), std::string::npos);  // 150 predicted for 100 measured
+  EXPECT_NE(s.find("-25%"), std::string::npos);
+  EXPECT_NE(s.find("+25%"), std::string::npos);
+  EXPECT_EQ(s.find("native"), std::string::npos);  // no prediction, no row
+  // |errors| 50%, 25%, 25%: median 25%.
+  EXPECT_NE(s.find("median |error| linear"), std::string::npos);
+  EXPECT_NE(s.find("25% over 3 sizes"), std::string::npos);
+  std::ostringstream csv;
+  write_csv_rows(csv, rows, {10, "emulated", "frontier", "Open MPI", "4.1.4", "0.1.0"});
+  EXPECT_NE(csv.str().find("\"neighbor_allgather\",150.000\n"), std::string::npos);
 }
 
 TEST(Sizes, SameParserAsTheLibrary) {

@@ -429,7 +429,16 @@ int main(int argc, char** argv) {
     sizes_differ();
     signature_match(1000);
     signature_match(30000);
-    if (g_size > 1) {
+    // Mismatched counts are erroneous: the two ends of a block may then
+    // choose different variants when the rule changes between their sizes,
+    // and the call hangs (README, Known issues). The cost model's crossover
+    // depends on the machine and the graph, so under auto these cases run
+    // only with a fixed rule (NBRCOLL_THRESHOLD), whose side both sizes share.
+    const char* algo = std::getenv("NBRCOLL_ALGO");
+    const bool model_auto =
+        algo != nullptr && std::strcmp(algo, "auto") == 0 && std::getenv("NBRCOLL_THRESHOLD") == nullptr;
+    if (model_auto && g_rank == 0) std::printf("mismatched counts: skipped under the cost model's auto\n");
+    if (g_size > 1 && !model_auto) {
       mismatched(64 * 1024, 32 * 1024);
       mismatched(64 * 1024, 64 * 1024 - 8);
       // Open MPI 4.1.4 itself crashes after a truncated multi-MiB rendezvous

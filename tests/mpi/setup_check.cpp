@@ -146,7 +146,12 @@ void created_state(MPI_Comm comm, const Graph& g) {
               std::to_string(want[r].package) + ")");
     flat.insert(flat.end(), {p.node, p.device, p.package});
   }
-  check(info.agreed_max == std::vector<std::int64_t>(nbrcoll::kAgreedTerms, 0), g.name + ": agreed_max all zeros");
+  check(info.agreed_max.size() == static_cast<std::size_t>(nbrcoll::kAgreedTerms), g.name + ": kAgreedTerms terms");
+  // The cost model's tables come from the agreed terms (its first row first).
+  bool from_agreed = !info.gather_model.time_ns.empty();
+  for (std::size_t i = 0; from_agreed && i < info.gather_model.time_ns[0].size(); ++i)
+    from_agreed = info.gather_model.time_ns[0][i] == static_cast<std::uint64_t>(info.agreed_max[i]);
+  check(from_agreed, g.name + ": cost tables from the agreed terms");
   flat.insert(flat.end(), info.agreed_max.begin(), info.agreed_max.end());
   check(same_everywhere(comm, flat), g.name + ": places, strides and agreed terms equal on every rank");
 

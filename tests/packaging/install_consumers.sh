@@ -21,7 +21,7 @@ mkdir -p "$work"
 "$cmake" --install "$build" --prefix "$work/staged" >"$work/install.log"
 mv "$work/staged" "$work/prefix"
 p="$work/prefix"
-for tool in nbrcoll-topo "nbrcoll-info${pkg#nbrcoll}"; do
+for tool in nbrcoll-topo "nbrcoll-info${pkg#nbrcoll}" nbrcoll-model "nbrcoll-calibrate${pkg#nbrcoll}"; do
   [[ -x "$p/bin/$tool" ]] || { echo "FAIL: $tool not installed in $p/bin"; exit 1; }
 done
 pcdir=$(dirname "$(find "$p" -name "$pkg.pc" | head -1)")

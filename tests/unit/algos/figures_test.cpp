@@ -22,7 +22,8 @@ CommGraph figure_comm(int source, const std::vector<int>& dests) {
 }
 
 void expect_checks_pass(const CommGraph& g) {
-  const CaseOutcome out = check_case(g, {same_blocks(g, 0), same_blocks(g, 1), same_blocks(g, 777), same_blocks(g, kB)});
+  const CaseOutcome out =
+      check_case(g, {same_blocks(g, 0), same_blocks(g, 1), same_blocks(g, 777), same_blocks(g, kB)});
   EXPECT_TRUE(out.errors.empty()) << joined(out.errors);
 }
 
@@ -77,10 +78,10 @@ TEST(PaperFigures, Fig5RemoteTwoLeadersWithPeers) {
   const CommGraph g = figure_comm(9, {0, 1, 2, 3});
   const auto plans = build_plans(g, build_leader_plan);
   const std::set<Moved> want = {
-      {9, 0, 9, 0, 512},   {9, 2, 9, 512, 1024},                        // L_r
-      {0, 2, 9, 0, 512},   {2, 0, 9, 512, 1024},                        // RM
-      {0, 1, 9, 0, 512},   {0, 1, 9, 512, 1024},                        // PEM
-      {2, 3, 9, 0, 512},   {2, 3, 9, 512, 1024},
+      {9, 0, 9, 0, 512}, {9, 2, 9, 512, 1024},  // L_r
+      {0, 2, 9, 0, 512}, {2, 0, 9, 512, 1024},  // RM
+      {0, 1, 9, 0, 512}, {0, 1, 9, 512, 1024},  // PEM
+      {2, 3, 9, 0, 512}, {2, 3, 9, 512, 1024},
   };
   EXPECT_EQ(moved(plans, kB), want);
   // The pair 0->1 carries two fragments, numbered by share.

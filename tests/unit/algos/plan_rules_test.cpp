@@ -22,7 +22,8 @@ CommGraph two_mi250_nodes(const std::vector<Edge>& edges) {
 }
 
 void expect_checks_pass(const CommGraph& g) {
-  const CaseOutcome out = check_case(g, {same_blocks(g, 0), same_blocks(g, 1), same_blocks(g, 333), same_blocks(g, kB)});
+  const CaseOutcome out =
+      check_case(g, {same_blocks(g, 0), same_blocks(g, 1), same_blocks(g, 333), same_blocks(g, kB)});
   EXPECT_TRUE(out.errors.empty()) << joined(out.errors);
 }
 
@@ -71,7 +72,7 @@ TEST(PlanRules, RanksSharingADevice) {
   // Intra: rank 1 shares rank 0's device and gets the block directly; ranks 2
   // and 3 (both on device 1, 4 links each) split it and swap halves; rank 4
   // (package 1, alone) gets it directly.
-  const std::set<Moved> intra = {{0, 1, 0, 0, 1024}, {0, 2, 0, 0, 512}, {0, 3, 0, 512, 1024},
+  const std::set<Moved> intra = {{0, 1, 0, 0, 1024}, {0, 2, 0, 0, 512},    {0, 3, 0, 512, 1024},
                                  {2, 3, 0, 0, 512},  {3, 2, 0, 512, 1024}, {0, 4, 0, 0, 1024}};
   EXPECT_EQ(moved_of(plans, kB, 0), intra);
   // Remote: one package group {0, 1, 2} led by rank 0 (device 0, lowest rank).
@@ -81,7 +82,8 @@ TEST(PlanRules, RanksSharingADevice) {
 }
 
 TEST(PlanRules, UnequalNodesAndNodesOfOneRank) {
-  CommGraph g = make_comm({{Model::kFrontier, {0}}, {Model::kFrontier, {0, 1, 2}}, {Model::kFrontier, {0, 1, 2, 3, 4, 5, 6, 7}}});
+  CommGraph g =
+      make_comm({{Model::kFrontier, {0}}, {Model::kFrontier, {0, 1, 2}}, {Model::kFrontier, {0, 1, 2, 3, 4, 5, 6, 7}}});
   Rng rng(7);
   set_edges(g, erdos_renyi_edges(g.size(), 0.6, rng), &rng, 0.1);
   expect_checks_pass(g);
@@ -122,7 +124,8 @@ TEST(PlanRules, InvariantsOnADenseGraph) {
     for (auto* tags : {&send_tags, &recv_tags}) {
       for (auto& [peer, list] : *tags) {
         std::sort(list.begin(), list.end());
-        for (std::size_t i = 0; i < list.size(); ++i) ASSERT_EQ(list[i], static_cast<int>(i)) << "rank " << p.rank << " peer " << peer;
+        for (std::size_t i = 0; i < list.size(); ++i)
+          ASSERT_EQ(list[i], static_cast<int>(i)) << "rank " << p.rank << " peer " << peer;
       }
     }
     // Only destinations of an origin touch its block, always in its home slot.

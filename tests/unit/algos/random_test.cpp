@@ -201,11 +201,11 @@ TEST_P(RandomCommunicators, LeaderAndLinearPlansAreCorrectAndLeaderNeverWorse) {
 
 INSTANTIATE_TEST_SUITE_P(Shards, RandomCommunicators, ::testing::Range(0, kShards));
 
-// Per-call mixing: each origin's block goes by linear or leader, chosen per
-// origin (as the executor does from B(origin)); every rank's selection of its
-// mixed plan must still deliver every byte, never deadlock, and never move
-// more than linear. The choice is a function of the origin alone, the same on
-// every rank, like a threshold on B(origin).
+// Per-call mixing: each origin's block goes by linear, leader or
+// aggregated, chosen per origin (as the executor does from B(origin)); every
+// rank's selection of its mixed plan must still deliver every byte, never
+// deadlock, and never move more than linear. The choice is a function of the
+// origin alone, the same on every rank, like a rule on B(origin).
 TEST(MixedPlans, EveryPerOriginChoiceIsCorrect) {
   const std::uint64_t seed = env_number("NBRCOLL_TEST_SEED", kDefaultSeed) + 7;
   const auto cases = static_cast<int>(env_number("NBRCOLL_TEST_CASES", 10000)) / 5;
@@ -217,38 +217,54 @@ TEST(MixedPlans, EveryPerOriginChoiceIsCorrect) {
     const int p = c.graph.size();
     const std::vector<Plan> leader = build_plans(c.graph, build_leader_plan);
     const std::vector<Plan> linear = build_plans(c.graph, build_linear_plan);
+    const std::vector<Plan> aggregated = build_plans(c.graph, build_aggregated_plan);
     std::vector<MixedPlan> mixed;
     for (int r = 0; r < p; ++r) {
       const auto ur = static_cast<std::size_t>(r);
-      mixed.push_back(mix_plans(linear[ur], leader[ur], c.graph.in[ur]));
-      ASSERT_EQ(mixed.back().plan.recvs.size(), linear[ur].recvs.size() + leader[ur].recvs.size());
+      mixed.push_back(mix_plans(
+          {{Variant::kLinear, &linear[ur]}, {Variant::kLeader, &leader[ur]}, {Variant::kAggregated, &aggregated[ur]}},
+          c.graph.in[ur], c.graph.out[ur].size(), false));
+      ASSERT_EQ(mixed.back().plan.recvs.size(),
+                linear[ur].recvs.size() + leader[ur].recvs.size() + aggregated[ur].recvs.size());
     }
-    // 0: all linear, 1: all leader, 2: random per origin, 3: by block size.
-    for (int mode = 0; mode < 4; ++mode) {
+    // 0: all linear, 1: all leader, 2: all aggregated, 3: random per origin, 4: by block size.
+    for (int mode = 0; mode < 5; ++mode) {
       const std::vector<std::uint64_t>& blocks = c.blocks[static_cast<std::size_t>(mode % 2)];
-      std::vector<bool> leader_for(static_cast<std::size_t>(p));
+      std::vector<Variant> variant_of(static_cast<std::size_t>(p));
       for (int o = 0; o < p; ++o) {
         const auto uo = static_cast<std::size_t>(o);
-        leader_for[uo] = mode == 1 || (mode == 2 && chance(rng, 0.5)) || (mode == 3 && blocks[uo] >= 1000);
+        variant_of[uo] = mode < 3            ? static_cast<Variant>(mode)
+                         : mode == 3         ? static_cast<Variant>(pick(rng, 0, 2))
+                         : blocks[uo] < 300  ? Variant::kAggregated
+                         : blocks[uo] < 2000 ? Variant::kLinear
+                                             : Variant::kLeader;
       }
       std::vector<Plan> plans;
       for (int r = 0; r < p; ++r) {
         const MixedPlan& m = mixed[static_cast<std::size_t>(r)];
+        const std::vector<int>& in = c.graph.in[static_cast<std::size_t>(r)];
         std::vector<Variant> choice;
-        for (const int o : m.origins)
-          choice.push_back(leader_for[static_cast<std::size_t>(o)] ? Variant::kLeader : Variant::kLinear);
+        for (const Unit& u : m.units) {
+          const int origin = u.send_block >= 0 ? r : in[static_cast<std::size_t>(u.slot)];
+          choice.push_back(variant_of[static_cast<std::size_t>(origin)]);
+        }
         plans.push_back(select(m, choice));
       }
       const SimResult got = simulate(c.graph, plans, blocks);
       ASSERT_TRUE(got.ok()) << "case " << i << " mode " << mode << ": " << c.what << "\n" << joined(got.errors);
       const SimResult lin = simulate(c.graph, linear, blocks);
-      const auto worse = compare_with_linear(got, lin);
+      const auto worse = compare_mixed_with_linear(got, lin, simulate(c.graph, aggregated, blocks));
       ASSERT_TRUE(worse.empty()) << "case " << i << " mode " << mode << ": " << c.what << "\n" << joined(worse);
       if (mode < 2) {
-        // All one variant: exactly that planner's fragments.
+        // All linear or all leader: that planner's fragments, and the
+        // aggregated plan's bundles with every piece absent.
         const SimResult same = simulate(c.graph, mode == 0 ? linear : leader, blocks);
+        EXPECT_EQ(got.network_bytes, same.network_bytes) << "case " << i;
+      } else if (mode == 2) {
+        const SimResult same = simulate(c.graph, aggregated, blocks);
         EXPECT_EQ(got.fragments, same.fragments) << "case " << i;
         EXPECT_EQ(got.network_bytes, same.network_bytes) << "case " << i;
+        EXPECT_EQ(got.network_messages, same.network_messages) << "case " << i;
       }
       ++mixed_calls;
     }
@@ -256,23 +272,120 @@ TEST(MixedPlans, EveryPerOriginChoiceIsCorrect) {
   EXPECT_GT(mixed_calls, 0u);
 }
 
-TEST(MixedPlans, TagsOfTheTwoVariantsNeverMeet) {
+// Alltoall(v): per-edge block sizes, linear and aggregated plans, and calls
+// that mix them per edge (both ends of an edge choose from the edge alone).
+std::vector<std::vector<std::uint64_t>> random_edge_bytes(Rng& rng, const CommGraph& g) {
+  std::vector<std::vector<std::uint64_t>> sizes;
+  const int kind = pick(rng, 0, 4);
+  for (const auto& out : g.out) {
+    std::vector<std::uint64_t> row;
+    for (std::size_t j = 0; j < out.size(); ++j) {
+      switch (kind) {
+        case 0:
+          row.push_back(0);
+          break;
+        case 1:
+          row.push_back(static_cast<std::uint64_t>(pick(rng, 0, 200)));
+          break;
+        case 2:
+          row.push_back(chance(rng, 0.3) ? 0 : static_cast<std::uint64_t>(pick(rng, 1, 9000)));
+          break;
+        case 3:  // past the bundle prefix: second messages
+          row.push_back(static_cast<std::uint64_t>(pick(rng, 4000, 70000)));
+          break;
+        default:
+          row.push_back(4096);
+          break;
+      }
+    }
+    sizes.push_back(std::move(row));
+  }
+  return sizes;
+}
+
+TEST(AlltoallPlans, LinearAndAggregatedAreCorrectAndMixPerEdge) {
+  const std::uint64_t seed = env_number("NBRCOLL_TEST_SEED", kDefaultSeed) + 11;
+  const auto cases = static_cast<int>(env_number("NBRCOLL_TEST_CASES", 10000)) / 5;
+  std::uint64_t checked = 0;
+  std::uint64_t linear_messages = 0;
+  std::uint64_t aggregated_messages = 0;
+  for (int i = 0; i < cases; ++i) {
+    Rng rng(seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(i));
+    const RandomCase c = random_case(rng);
+    if (!validate_graph(c.graph).empty()) continue;
+    std::uint64_t edges = 0;
+    for (const auto& out : c.graph.out) edges += out.size();
+    if (edges > 3000) continue;  // keep the per-edge byte buffers small
+    const auto sizes = random_edge_bytes(rng, c.graph);
+    const CaseOutcome out = check_alltoall_case(c.graph, sizes);
+    ASSERT_TRUE(out.errors.empty()) << "case " << i << ": " << c.what << "\n" << joined(out.errors);
+    for (const auto m : out.linear.network_messages) linear_messages += m;
+    for (const auto m : out.aggregated.network_messages) aggregated_messages += m;
+    // Mixed per edge: the choice is a hash of the block {s, d, k}, which the
+    // sender derives from its out-edge and the receiver from its slot.
+    const int p = c.graph.size();
+    std::vector<Plan> plans;
+    const auto lin = build_plans(c.graph, build_linear_alltoall_plan);
+    const auto agg = build_plans(c.graph, build_aggregated_alltoall_plan);
+    const std::uint64_t salt = rng();
+    const auto pick_variant = [salt](int s, int d, int k) {
+      const std::uint64_t h = (static_cast<std::uint64_t>(s) * 1000003 + static_cast<std::uint64_t>(d)) * 131 +
+                              static_cast<std::uint64_t>(k) + salt;
+      return (h * 0x9E3779B97F4A7C15ULL) >> 63 ? Variant::kAggregated : Variant::kLinear;
+    };
+    for (int r = 0; r < p; ++r) {
+      const auto ur = static_cast<std::size_t>(r);
+      const auto& in = c.graph.in[ur];
+      const auto& outl = c.graph.out[ur];
+      const MixedPlan m =
+          mix_plans({{Variant::kLinear, &lin[ur]}, {Variant::kAggregated, &agg[ur]}}, in, outl.size(), true);
+      std::vector<Variant> choice;
+      for (const Unit& u : m.units) {
+        if (u.send_block >= 0) {
+          const int d = outl[static_cast<std::size_t>(u.send_block)];
+          int k = 0;
+          for (int j = 0; j < u.send_block; ++j) k += outl[static_cast<std::size_t>(j)] == d ? 1 : 0;
+          choice.push_back(pick_variant(r, d, k));
+        } else {
+          const int s = in[static_cast<std::size_t>(u.slot)];
+          int k = 0;
+          for (int j = 0; j < u.slot; ++j) k += in[static_cast<std::size_t>(j)] == s ? 1 : 0;
+          choice.push_back(pick_variant(s, r, k));
+        }
+      }
+      plans.push_back(select(m, choice));
+    }
+    const SimResult mixed = simulate_alltoall(c.graph, plans, sizes);
+    ASSERT_TRUE(mixed.ok()) << "case " << i << " (mixed): " << c.what << "\n" << joined(mixed.errors);
+    const auto worse = compare_mixed_with_linear(mixed, out.linear, out.aggregated);
+    ASSERT_TRUE(worse.empty()) << "case " << i << " (mixed): " << c.what << "\n" << joined(worse);
+    ++checked;
+  }
+  std::printf("checked %llu alltoall cases; network messages linear %llu, aggregated %llu\n",
+              static_cast<unsigned long long>(checked), static_cast<unsigned long long>(linear_messages),
+              static_cast<unsigned long long>(aggregated_messages));
+  EXPECT_GT(checked, 0u);
+}
+
+TEST(MixedPlans, TagsOfTheVariantsNeverMeet) {
   Plan linear;
   linear.rank = 0;
   linear.recvs.push_back({1, 1, {}, 0, 0, LinkClass::kNetwork});
   linear.sends.push_back({1, 0, {}, -1, -1, 0, LinkClass::kNetwork});
   Plan leader = linear;
   leader.sends.push_back({2, 1, {0, 1, 2}, 0, 0, 1, LinkClass::kLinked});
-  const MixedPlan m = mix_plans(linear, leader, {1});
+  const MixedPlan m = mix_plans({{Variant::kLinear, &linear}, {Variant::kLeader, &leader}}, {1}, 1, false);
   ASSERT_EQ(m.plan.recvs.size(), 2u);
   EXPECT_EQ(m.plan.recvs[0].tag, 0);
   EXPECT_EQ(m.plan.recvs[1].tag, 1);
-  EXPECT_EQ(m.plan.sends[2].tag, 3);
+  EXPECT_EQ(m.plan.sends[2].tag, 4);         // 3 * 1 + leader
   EXPECT_EQ(m.plan.sends[2].after_recv, 1);  // remapped to the leader copy of the receive
-  EXPECT_EQ(largest_tag(m), 3);
-  EXPECT_EQ(m.origins, (std::vector<int>{0, 1}));
-  EXPECT_EQ(m.home_slot, (std::vector<int>{-1, 0}));
-  const Plan only_leader_for_1 = select(m, {Variant::kLinear, Variant::kLeader});
+  EXPECT_EQ(largest_tag(m), 4);
+  // Units in order of first use: origin 1 (home slot 0), then this rank's own block.
+  ASSERT_EQ(m.units.size(), 2u);
+  EXPECT_EQ(m.units[0], (Unit{-1, 0}));
+  EXPECT_EQ(m.units[1], (Unit{0, -1}));
+  const Plan only_leader_for_1 = select(m, {Variant::kLeader, Variant::kLinear});
   ASSERT_EQ(only_leader_for_1.recvs.size(), 1u);
   EXPECT_EQ(only_leader_for_1.recvs[0].tag, 1);
   ASSERT_EQ(only_leader_for_1.sends.size(), 2u);  // own block by linear, the forward of 1's block by leader

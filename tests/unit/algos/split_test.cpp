@@ -11,8 +11,8 @@ namespace {
 
 __extension__ typedef unsigned __int128 Wide;
 
-const std::vector<std::uint64_t> kBlocks = {0, 1, 2, 63, 64, 65, 127, 128, 1000, 4095, 4096, 65537, 1000003,
-                                            (std::uint64_t{1} << 40) + 12345};
+const std::vector<std::uint64_t> kBlocks = {0,   1,    2,    63,   64,    65,      127,
+                                            128, 1000, 4095, 4096, 65537, 1000003, (std::uint64_t{1} << 40) + 12345};
 
 TEST(SplitPoint, EndsAreZeroAndTheBlock) {
   for (const std::uint64_t b : kBlocks) {

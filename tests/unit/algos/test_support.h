@@ -47,10 +47,21 @@ struct CaseOutcome {
   std::vector<std::string> errors;  // empty: all properties hold
   SimResult leader;                 // of the last block-size set
   SimResult linear;
+  SimResult aggregated;
 };
 
-// Builds both planners' plans once and checks properties (1)-(3) for every
-// set of block sizes (one size per rank in each set).
+// Checks `candidate` (properties 1 and 2) and against linear (property 3).
+inline void check_against_linear(const char* name, const SimResult& candidate, const SimResult& linear,
+                                 std::vector<std::string>& errors) {
+  for (const auto& e : candidate.errors) errors.push_back(std::string(name) + ": " + e);
+  if (candidate.ok() && linear.ok()) {
+    for (const auto& e : compare_with_linear(candidate, linear))
+      errors.push_back(std::string(name) + " vs linear: " + e);
+  }
+}
+
+// Builds the allgather planners' plans once and checks properties (1)-(3)
+// for every set of block sizes (one size per rank in each set).
 inline CaseOutcome check_case(const CommGraph& graph, const std::vector<std::vector<std::uint64_t>>& block_sets) {
   CaseOutcome out;
   if (const std::string bad = validate_graph(graph); !bad.empty()) {
@@ -59,20 +70,54 @@ inline CaseOutcome check_case(const CommGraph& graph, const std::vector<std::vec
   }
   const std::vector<Plan> leader = build_plans(graph, build_leader_plan);
   const std::vector<Plan> linear = build_plans(graph, build_linear_plan);
+  const std::vector<Plan> aggregated = build_plans(graph, build_aggregated_plan);
   for (const auto& blocks : block_sets) {
-    out.leader = simulate(graph, leader, blocks);
     out.linear = simulate(graph, linear, blocks);
-    for (const auto& e : out.leader.errors) out.errors.push_back("leader: " + e);
+    out.leader = simulate(graph, leader, blocks);
+    out.aggregated = simulate(graph, aggregated, blocks);
     for (const auto& e : out.linear.errors) out.errors.push_back("linear: " + e);
-    if (out.leader.ok() && out.linear.ok()) {
-      for (const auto& e : compare_with_linear(out.leader, out.linear)) out.errors.push_back("leader vs linear: " + e);
-    }
+    check_against_linear("leader", out.leader, out.linear, out.errors);
+    check_against_linear("aggregated", out.aggregated, out.linear, out.errors);
     if (!out.errors.empty()) {
       out.errors.push_back("(first block size " + std::to_string(blocks.empty() ? 0 : blocks[0]) + ")");
       return out;
     }
   }
   return out;
+}
+
+// The alltoall planners (linear and aggregated) on one set of edge sizes
+// (edge_bytes[s][j] for every out-list entry).
+inline CaseOutcome check_alltoall_case(const CommGraph& graph,
+                                       const std::vector<std::vector<std::uint64_t>>& edge_bytes) {
+  CaseOutcome out;
+  if (const std::string bad = validate_graph(graph); !bad.empty()) {
+    out.errors.push_back("invalid graph: " + bad);
+    return out;
+  }
+  out.linear = simulate_alltoall(graph, build_plans(graph, build_linear_alltoall_plan), edge_bytes);
+  out.aggregated = simulate_alltoall(graph, build_plans(graph, build_aggregated_alltoall_plan), edge_bytes);
+  for (const auto& e : out.linear.errors) out.errors.push_back("linear alltoall: " + e);
+  check_against_linear("aggregated alltoall", out.aggregated, out.linear, out.errors);
+  return out;
+}
+
+// A call that mixes variants moves its payload bytes never above linear's,
+// and crosses nodes with at most linear's messages plus the aggregated plan's
+// own network bundles (they always travel, header only when every piece
+// went by another variant): `bundles` is the all-aggregated result.
+inline std::vector<std::string> compare_mixed_with_linear(SimResult mixed, SimResult linear, const SimResult& bundles) {
+  std::vector<std::string> errors;
+  for (std::size_t pair = 0; pair < mixed.network_messages.size() && pair < linear.network_messages.size(); ++pair) {
+    const std::uint64_t allowed = linear.network_messages[pair] + bundles.network_messages[pair];
+    if (mixed.network_messages[pair] > allowed)
+      errors.push_back("network messages of node pair " + std::to_string(pair) + ": " +
+                       std::to_string(mixed.network_messages[pair]) + " > " + std::to_string(allowed));
+  }
+  mixed.network_messages.clear();
+  linear.network_messages.clear();
+  for (const auto& e : compare_with_linear(mixed, linear)) errors.push_back(e);
+  return errors;
 }
 
 inline std::vector<std::uint64_t> same_blocks(const CommGraph& g, std::uint64_t bytes) {

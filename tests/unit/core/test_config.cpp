@@ -24,6 +24,8 @@ TEST(Config, DefaultsWithEmptyEnvironment) {
   EXPECT_TRUE(warnings.empty());
   EXPECT_EQ(c.algo, Algo::kAuto);
   EXPECT_EQ(c.threshold, 32u * 1024u);
+  EXPECT_FALSE(c.threshold_set);  // auto follows the cost model
+  EXPECT_TRUE(c.machine.empty());
   EXPECT_EQ(c.topo, "auto");
   EXPECT_EQ(c.ranks_per_node, 0);
   EXPECT_EQ(c.watchdog, 0.0);
@@ -67,6 +69,7 @@ TEST(Config, GoodValues) {
   EXPECT_TRUE(warnings.empty());
   EXPECT_EQ(c.algo, Algo::kLeader);
   EXPECT_EQ(c.threshold, 64u * 1024u);
+  EXPECT_TRUE(c.threshold_set);
   EXPECT_EQ(c.topo, "frontier");
   EXPECT_EQ(c.ranks_per_node, 8);
   EXPECT_EQ(c.watchdog, 2.5);
@@ -78,7 +81,8 @@ TEST(Config, GoodValues) {
 TEST(Config, PlainByteCountsAndEveryAlgorithmName) {
   std::vector<std::string> warnings;
   EXPECT_EQ(parse({{"NBRCOLL_THRESHOLD", "1000"}}, warnings).threshold, 1000u);
-  for (const char* name : {"auto", "leader", "linear", "native"}) {
+  EXPECT_EQ(parse({{"NBRCOLL_MACHINE", "/tmp/cluster.machine"}}, warnings).machine, "/tmp/cluster.machine");
+  for (const char* name : {"auto", "leader", "linear", "aggregated", "native"}) {
     const Config c = parse({{"NBRCOLL_ALGO", name}}, warnings);
     EXPECT_STREQ(algo_name(c.algo), name);
   }

@@ -1,0 +1,313 @@
+// The node-aware aggregated plan (3-step, after Bienz et al.; algos/README.md
+// "Aggregated plan"): the blocks that the ranks of node A send to the ranks
+// of node B travel between the nodes as one bundle, gathered on A at an
+// out-owner and scattered on B by an in-owner.
+//
+// Every party of a node pair (A, B) derives the same pair plan from the same
+// edge set E(A, B): the ranks of A from their node's out-lists (node_out),
+// the ranks of B from their node's in-lists (node_in); the MPI standard makes
+// the two multisets equal. Owners are chosen from E(A, B) alone, so nobody
+// needs to know any other pair.
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <tuple>
+#include <utility>
+
+#include "linear_plan.h"
+#include "link_class.h"
+#include "plan.h"
+
+namespace nbrcoll::algos {
+namespace {
+
+// One edge of a node pair: the block it carries and, on the destination's
+// node, the receive slot it fills (-1 where unknown: on the source's node).
+struct PairEdge {
+  BlockId block;  // alltoall: {s, d, k}; allgather: {s, d, k} too (k-th s -> d edge), blocks are per origin
+  int slot = -1;
+};
+
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+// Index into a list of `n` candidates for the owner of pair (a, b): spread
+// over the ranks of a node as the remote node varies, the same on every rank.
+std::size_t owner_index(int a, int b, int salt, std::size_t n) {
+  const std::uint64_t key =
+      (static_cast<std::uint64_t>(a) << 33) ^ (static_cast<std::uint64_t>(b) << 2) ^ static_cast<std::uint64_t>(salt);
+  return static_cast<std::size_t>(mix(key) % n);
+}
+
+// Canonical order of the bundles between one pair of ranks (after its linear
+// fragments): gather bundles by remote node, then the network bundle, then
+// scatter bundles by source node.
+enum Step : int { kGather = 1, kNetwork = 2, kScatter = 3 };
+
+class AggregatedPlanner {
+ public:
+  AggregatedPlanner(const PlanInput& input, bool alltoall)
+      : in_(input), me_(input.rank), my_node_(node_of(input.rank)), alltoall_(alltoall) {}
+
+  Plan build() {
+    collect_pairs();
+    plan_ = linear_plan_of(in_, alltoall_, [this](int s, int d) { return !aggregated(node_of(s), node_of(d)); });
+    for (const auto& [b, edges] : out_pairs_) {
+      if (edges.size() >= 2) plan_sending_pair(b, edges);
+    }
+    for (const auto& [a, edges] : in_pairs_) {
+      if (edges.size() >= 2) plan_receiving_pair(a, edges);
+    }
+    add_duplicate_copies();
+    number_bundles();
+    return std::move(plan_);
+  }
+
+ private:
+  [[nodiscard]] int node_of(int rank) const { return in_.places[static_cast<std::size_t>(rank)].node; }
+
+  // A pair of different nodes whose blocks travel as bundles: two edges or
+  // more (a single edge goes direct, one message, as in linear).
+  [[nodiscard]] bool aggregated(int a, int b) const {
+    if (a == b) return false;
+    if (a == my_node_) {
+      const auto it = out_pairs_.find(b);
+      return it != out_pairs_.end() && it->second.size() >= 2;
+    }
+    const auto it = in_pairs_.find(a);
+    return it != in_pairs_.end() && it->second.size() >= 2;
+  }
+
+  // E(my node, B) from node_out and E(A, my node) from node_in, every edge
+  // with its occurrence number k (k-th s -> d edge).
+  void collect_pairs() {
+    for (const auto& [s, out] : in_.node_out) {
+      std::map<int, int> nth;
+      for (const int d : out) {
+        if (d == kNoRank || node_of(d) == my_node_) continue;
+        out_pairs_[node_of(d)].push_back({{s, d, nth[d]++}, -1});
+      }
+    }
+    for (const auto& [d, in] : in_.node_in) {
+      std::map<int, int> nth;
+      for (int slot = 0; slot < static_cast<int>(in.size()); ++slot) {
+        const int s = in[static_cast<std::size_t>(slot)];
+        if (s == kNoRank || node_of(s) == my_node_) continue;
+        in_pairs_[node_of(s)].push_back({{s, d, nth[s]++}, d == me_ ? slot : -1});
+      }
+    }
+    for (auto* pairs : {&out_pairs_, &in_pairs_}) {
+      for (auto& [node, edges] : *pairs) {
+        std::sort(edges.begin(), edges.end(), [](const PairEdge& x, const PairEdge& y) { return x.block < y.block; });
+      }
+    }
+  }
+
+  // The block an edge carries: per edge for alltoall, per origin for allgather.
+  [[nodiscard]] BlockId block_of(const BlockId& edge) const { return alltoall_ ? edge : BlockId{edge.origin, -1, 0}; }
+
+  // The distinct blocks of `edges` that `select` accepts, in canonical order.
+  template <class Pred>
+  std::vector<BlockId> blocks(const std::vector<PairEdge>& edges, Pred select) const {
+    std::vector<BlockId> out;
+    for (const PairEdge& e : edges) {
+      if (select(e)) out.push_back(block_of(e.block));
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+
+  struct Owners {
+    int out = kNoRank;  // on the sending node: gathers, sends the network bundle
+    int in = kNoRank;   // on the receiving node: receives it, scatters
+  };
+  // Owners are sources / destinations of the pair themselves, so a node
+  // pair with one busy source or destination needs no gather or scatter step.
+  static Owners owners(int a, int b, const std::vector<PairEdge>& edges) {
+    std::set<int> sources;
+    std::set<int> dests;
+    for (const PairEdge& e : edges) {
+      sources.insert(e.block.origin);
+      dests.insert(e.block.dest);
+    }
+    const std::vector<int> s(sources.begin(), sources.end());
+    const std::vector<int> d(dests.begin(), dests.end());
+    return {s[owner_index(a, b, 0, s.size())], d[owner_index(a, b, 1, d.size())]};
+  }
+
+  // The out-edge of this rank that carries alltoall block {me, d, k}.
+  [[nodiscard]] int out_edge_of(const BlockId& b) const {
+    int seen = 0;
+    for (int j = 0; j < static_cast<int>(in_.out.size()); ++j) {
+      if (in_.out[static_cast<std::size_t>(j)] == b.dest && seen++ == b.k) return j;
+    }
+    return -1;
+  }
+
+  [[nodiscard]] PieceSource own_piece(const BlockId& b) const { return {-1, -1, alltoall_ ? out_edge_of(b) : -1}; }
+
+  // Bundles on this rank's node A for pair (A, b).
+  void plan_sending_pair(int b, const std::vector<PairEdge>& edges) {
+    const Owners o = owners(my_node_, b, edges);
+    const auto of_source = [&](int s) { return blocks(edges, [s](const PairEdge& e) { return e.block.origin == s; }); };
+    if (me_ != o.out) {
+      const std::vector<BlockId> mine = of_source(me_);
+      if (mine.empty()) return;
+      BundleSend send = make_send(o.out, mine);
+      for (const BlockId& id : mine) send.from.push_back(own_piece(id));
+      add_send(std::move(send), {kGather, b});
+      return;
+    }
+    // Out-owner: gather the other sources' blocks, then one network bundle.
+    std::map<BlockId, PieceSource> where;
+    std::set<int> sources;
+    for (const PairEdge& e : edges) sources.insert(e.block.origin);
+    for (const int s : sources) {
+      const std::vector<BlockId> theirs = of_source(s);
+      if (s == me_) {
+        for (const BlockId& id : theirs) where[id] = own_piece(id);
+        continue;
+      }
+      const int r = add_recv(make_recv(s, theirs, false), {kGather, b});
+      for (std::size_t i = 0; i < theirs.size(); ++i) where[theirs[i]] = {r, static_cast<int>(i), -1};
+    }
+    const std::vector<BlockId> all = blocks(edges, [](const PairEdge&) { return true; });
+    BundleSend send = make_send(o.in, all);
+    for (const BlockId& id : all) send.from.push_back(where.at(id));
+    add_send(std::move(send), {kNetwork, b});
+  }
+
+  // Bundles on this rank's node B for pair (a, B).
+  void plan_receiving_pair(int a, const std::vector<PairEdge>& edges) {
+    const Owners o = owners(a, my_node_, edges);
+    const auto of_dest = [&](int d) { return blocks(edges, [d](const PairEdge& e) { return e.block.dest == d; }); };
+    if (me_ != o.in) {
+      const std::vector<BlockId> mine = of_dest(me_);
+      if (!mine.empty()) add_recv(make_recv(o.in, mine, true), {kScatter, a});
+      return;
+    }
+    const std::vector<BlockId> all = blocks(edges, [](const PairEdge&) { return true; });
+    const int r = add_recv(make_recv(o.out, all, true), {kNetwork, a});
+    std::set<int> dests;
+    for (const PairEdge& e : edges) dests.insert(e.block.dest);
+    for (const int d : dests) {
+      if (d == me_) continue;
+      const std::vector<BlockId> theirs = of_dest(d);
+      BundleSend send = make_send(d, theirs);
+      for (const BlockId& id : theirs) {
+        const auto at = std::lower_bound(all.begin(), all.end(), id) - all.begin();
+        send.from.push_back({r, static_cast<int>(at), -1});
+      }
+      add_send(std::move(send), {kScatter, a});
+    }
+  }
+
+  [[nodiscard]] BundleSend make_send(int peer, std::vector<BlockId> pieces) const {
+    BundleSend s;
+    s.peer = peer;
+    s.link = classify_link(in_.places, in_.node, me_, peer);
+    s.pieces = std::move(pieces);
+    return s;
+  }
+
+  // On the receiving node pieces destined to this rank fill their slot:
+  // alltoall the slot of the edge, allgather the origin's home slot (its
+  // first in-list slot). A gather bundle only carries: the blocks of its
+  // own node's sources reach this rank linearly.
+  [[nodiscard]] BundleRecv make_recv(int peer, std::vector<BlockId> pieces, bool fills_slots) const {
+    BundleRecv r;
+    r.peer = peer;
+    r.link = classify_link(in_.places, in_.node, peer, me_);
+    r.pieces = std::move(pieces);
+    for (const BlockId& id : r.pieces) r.slot.push_back(fills_slots ? slot_here(id) : -1);
+    return r;
+  }
+
+  [[nodiscard]] int slot_here(const BlockId& id) const {
+    if (alltoall_ && id.dest != me_) return -1;
+    int seen = 0;
+    for (int slot = 0; slot < static_cast<int>(in_.in.size()); ++slot) {
+      if (in_.in[static_cast<std::size_t>(slot)] != id.origin) continue;
+      if (!alltoall_ || seen++ == id.k) return slot;
+    }
+    return -1;
+  }
+
+  using BundleKey = std::pair<int, int>;  // (step, remote node)
+  int add_recv(BundleRecv r, BundleKey key) {
+    recv_keys_.push_back(key);
+    plan_.bundle_recvs.push_back(std::move(r));
+    return static_cast<int>(plan_.bundle_recvs.size()) - 1;
+  }
+  void add_send(BundleSend s, BundleKey key) {
+    send_keys_.push_back(key);
+    plan_.bundle_sends.push_back(std::move(s));
+  }
+
+  // Allgather: a block that came in a bundle filled its home slot once; the
+  // origin's other slots (duplicate edges) copy it.
+  void add_duplicate_copies() {
+    if (alltoall_) return;
+    std::set<int> by_bundle;
+    for (const BundleRecv& r : plan_.bundle_recvs) {
+      for (std::size_t i = 0; i < r.pieces.size(); ++i) {
+        if (r.slot[i] >= 0) by_bundle.insert(r.pieces[i].origin);
+      }
+    }
+    std::map<int, int> home;
+    for (int slot = 0; slot < static_cast<int>(in_.in.size()); ++slot) {
+      const int s = in_.in[static_cast<std::size_t>(slot)];
+      if (by_bundle.count(s) == 0) continue;
+      if (const auto [it, first] = home.try_emplace(s, slot); !first) plan_.copies.push_back({it->second, slot, -1});
+    }
+  }
+
+  // Bundle tags per peer continue after the peer's linear fragments, in
+  // (step, node) order: both ends count the same fragments and keys.
+  void number_bundles() {
+    std::map<int, int> linear_sends;
+    std::map<int, int> linear_recvs;
+    for (const Send& s : plan_.sends) ++linear_sends[s.peer];
+    for (const Recv& r : plan_.recvs) ++linear_recvs[r.peer];
+    number(plan_.bundle_sends, send_keys_, linear_sends);
+    number(plan_.bundle_recvs, recv_keys_, linear_recvs);
+  }
+
+  template <class Bundle>
+  static void number(std::vector<Bundle>& bundles, const std::vector<BundleKey>& keys, std::map<int, int>& base) {
+    std::vector<std::size_t> order(bundles.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+      return std::tie(bundles[x].peer, keys[x]) < std::tie(bundles[y].peer, keys[y]);
+    });
+    for (const std::size_t i : order) bundles[i].tag = base[bundles[i].peer]++;
+  }
+
+  const PlanInput& in_;
+  int me_;
+  int my_node_;
+  bool alltoall_;
+  Plan plan_;
+  std::map<int, std::vector<PairEdge>> out_pairs_;  // remote node -> E(my node, it)
+  std::map<int, std::vector<PairEdge>> in_pairs_;   // remote node -> E(it, my node)
+  std::vector<BundleKey> send_keys_;
+  std::vector<BundleKey> recv_keys_;
+};
+
+}  // namespace
+
+Plan build_aggregated_plan(const PlanInput& input) {
+  return AggregatedPlanner(input, false).build();
+}
+
+Plan build_aggregated_alltoall_plan(const PlanInput& input) {
+  return AggregatedPlanner(input, true).build();
+}
+
+}  // namespace nbrcoll::algos

@@ -1,0 +1,337 @@
+#include "cost_model.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+namespace nbrcoll::algos {
+
+namespace {
+
+constexpr int kNetwork = static_cast<int>(LinkClass::kNetwork);
+__extension__ typedef __int128 Wide;  // GCC/Clang: exact interpolation of ns over bytes
+
+MachineModel machine(std::string name, std::array<LinkCost, kLinkClassCount> link, double nic, double copy,
+                     double cores) {
+  MachineModel m;
+  m.name = std::move(name);
+  m.link = link;
+  m.nic_bytes_per_us = nic;
+  m.copy_bytes_per_us = copy;
+  m.cores = cores;
+  return m;
+}
+
+// Order of LinkClass: same-device, same-package, xgmi-linked, multi-hop,
+// network. Rates in bytes/us (= MB/s). The data path of host buffers (what
+// auto chooses for; device calls keep the size threshold): typical MPI
+// figures for such nodes, not measurements; a calibration file
+// (nbrcoll-calibrate) replaces them with measured ones.
+std::vector<MachineModel> builtins() {
+  return {
+      // HPE Cray EX235a (Frontier): ranks on a 64-core EPYC, host memory
+      // between ranks of a node (shared-memory transport; same GCD / package
+      // ~ same L3 / NUMA domain), Slingshot-11 between nodes: one 25 GB/s
+      // NIC per MI250X, 4 per node.
+      machine("frontier", {{{0.4, 12000}, {0.5, 10000}, {0.6, 8000}, {0.7, 7000}, {2.5, 12000}}}, 100000, 10000, 56),
+      // The paper's Cluster A: 4 x MI250 on a dual-socket server, one
+      // 200 Gb/s InfiniBand HDR NIC per node.
+      machine("mi250", {{{0.4, 12000}, {0.5, 10000}, {0.8, 6000}, {0.9, 6000}, {2.0, 12000}}}, 25000, 10000, 64),
+      // 8 x MI300X, a 400 Gb/s NIC per GPU.
+      machine("mi300x", {{{0.4, 14000}, {0.5, 12000}, {0.6, 10000}, {0.8, 8000}, {2.5, 15000}}}, 400000, 14000, 96),
+      // 8 x H100 (DGX), a 400 Gb/s NIC per GPU.
+      machine("dgx-h100", {{{0.4, 14000}, {0.5, 12000}, {0.6, 10000}, {0.8, 8000}, {2.5, 15000}}}, 400000, 14000, 112),
+      // A commodity cluster node: 32 cores, one 100 Gb/s NIC.
+      machine("generic", {{{0.4, 10000}, {0.5, 8000}, {0.6, 7000}, {0.7, 6000}, {2.0, 10000}}}, 12000, 8000, 32),
+      // This project's emulated cluster (bench/cluster/run.sh): every "node"
+      // a network namespace on one 2-core host, TCP over 1 Gbit/s per node
+      // link, the ranks of all nodes on the same two cores. Rough; a
+      // calibration file (nbrcoll-calibrate) measures it.
+      machine("emulated", {{{30, 3000}, {30, 3000}, {30, 3000}, {30, 3000}, {150, 117}}}, 117, 3000, 1),
+  };
+}
+
+const char* const kClassKeys[kLinkClassCount] = {"same-device", "same-package", "xgmi-linked", "multi-hop", "network"};
+
+std::string trim(std::string_view s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string_view::npos) return {};
+  const auto e = s.find_last_not_of(" \t\r");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+std::optional<double> positive(const std::string& text) {
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (errno != 0 || end == text.c_str() || *end != '\0' || !(v > 0) || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+std::optional<MachineModel> builtin_machine(std::string_view name) {
+  for (MachineModel& m : builtins()) {
+    if (m.name == name) return m;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> builtin_machine_names() {
+  std::vector<std::string> names;
+  for (const MachineModel& m : builtins()) names.push_back(m.name);
+  return names;
+}
+
+std::optional<MachineModel> parse_machine(std::string_view text, const MachineModel& base, std::string& error) {
+  MachineModel m = base;
+  std::istringstream in{std::string(text)};
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    const std::string content = trim(line.substr(0, line.find('#')));
+    if (content.empty()) continue;
+    const auto eq = content.find('=');
+    const std::string where = "line " + std::to_string(number) + ": ";
+    if (eq == std::string::npos) {
+      error = where + "expected key = value";
+      return std::nullopt;
+    }
+    const std::string key = trim(std::string_view(content).substr(0, eq));
+    const std::string value = trim(std::string_view(content).substr(eq + 1));
+    if (key == "name") {
+      m.name = value;
+      continue;
+    }
+    const std::optional<double> v = positive(value);
+    if (!v) {
+      error = where + "'" + value + "' is not a positive number";
+      return std::nullopt;
+    }
+    bool known = true;
+    if (key == "nic") {
+      m.nic_bytes_per_us = *v;
+    } else if (key == "copy") {
+      m.copy_bytes_per_us = *v;
+    } else if (key == "cores") {
+      m.cores = *v;
+    } else {
+      known = false;
+      for (int c = 0; c < kLinkClassCount; ++c) {
+        if (key == std::string("alpha.") + kClassKeys[c]) {
+          m.link[static_cast<std::size_t>(c)].alpha_us = *v;
+          known = true;
+        } else if (key == std::string("rate.") + kClassKeys[c]) {
+          m.link[static_cast<std::size_t>(c)].bytes_per_us = *v;
+          known = true;
+        }
+      }
+    }
+    if (!known) {
+      error = where + "unknown key '" + key + "'";
+      return std::nullopt;
+    }
+  }
+  return m;
+}
+
+std::string format_machine(const MachineModel& m) {
+  std::ostringstream out;
+  out.precision(17);
+  out << "# nbrcoll machine model: per-message cost (us) and rate (bytes/us) per link class\n";
+  out << "name = " << m.name << "\n";
+  for (int c = 0; c < kLinkClassCount; ++c) {
+    const LinkCost& l = m.link[static_cast<std::size_t>(c)];
+    out << "alpha." << kClassKeys[c] << " = " << l.alpha_us << "\n";
+    out << "rate." << kClassKeys[c] << " = " << l.bytes_per_us << "\n";
+  }
+  out << "nic = " << m.nic_bytes_per_us << "\n";
+  out << "copy = " << m.copy_bytes_per_us << "\n";
+  out << "cores = " << m.cores << "\n";
+  return out.str();
+}
+
+RankLoad rank_load(const Plan& plan, std::uint64_t block_bytes) {
+  RankLoad load;
+  // The class with the highest index (network last) stands for the wait.
+  const auto forwards_from = [&load](LinkClass c) {
+    const int k = static_cast<int>(c);
+    load.forwards_from = load.forwards_from == kLinkClassCount ? k : std::max(load.forwards_from, k);
+  };
+  for (const Send& s : plan.sends) {
+    const auto c = static_cast<std::size_t>(s.link);
+    const std::uint64_t bytes = share_bytes(s.share, block_bytes).size();
+    ++load.sent_messages[c];
+    load.sent_bytes[c] += bytes;
+    if (s.after_recv >= 0) {
+      forwards_from(plan.recvs[static_cast<std::size_t>(s.after_recv)].link);
+      load.forwarded_bytes += bytes;
+      load.forward_wait_bytes = std::max(load.forward_wait_bytes, bytes);
+    }
+  }
+  for (const Recv& r : plan.recvs) {
+    const auto c = static_cast<std::size_t>(r.link);
+    ++load.recv_messages[c];
+    load.recv_bytes[c] += share_bytes(r.share, block_bytes).size();
+  }
+  load.copy_bytes += block_bytes * plan.copies.size();
+  for (const BundleSend& b : plan.bundle_sends) {
+    const auto c = static_cast<std::size_t>(b.link);
+    const std::uint64_t payload = block_bytes * b.pieces.size();
+    load.sent_messages[c] += static_cast<std::uint64_t>(bundle_messages(b.pieces.size(), payload));
+    load.sent_bytes[c] += bundle_header_bytes(b.pieces.size()) + payload;
+    load.copy_bytes += payload;  // packed into the bundle
+    for (const PieceSource& f : b.from) {
+      if (f.bundle < 0) continue;
+      const BundleRecv& in = plan.bundle_recvs[static_cast<std::size_t>(f.bundle)];
+      forwards_from(in.link);
+      load.forwarded_bytes += block_bytes;
+      load.forward_wait_bytes = std::max(load.forward_wait_bytes, block_bytes * in.pieces.size());
+    }
+  }
+  for (const BundleRecv& b : plan.bundle_recvs) {
+    const auto c = static_cast<std::size_t>(b.link);
+    const std::uint64_t payload = block_bytes * b.pieces.size();
+    load.recv_messages[c] += static_cast<std::uint64_t>(bundle_messages(b.pieces.size(), payload));
+    load.recv_bytes[c] += bundle_header_bytes(b.pieces.size()) + payload;
+    for (const int slot : b.slot) load.copy_bytes += slot >= 0 ? block_bytes : 0;  // unpacked into the slot
+  }
+  return load;
+}
+
+double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on_node,
+                       std::uint64_t node_network_bytes) {
+  const double ranks = std::max(1, ranks_on_node);
+  const double oversubscribed = std::max(1.0, ranks / m.cores);
+  double per_message = 0;
+  double local_wire = 0;
+  for (int c = 0; c < kLinkClassCount; ++c) {
+    const auto u = static_cast<std::size_t>(c);
+    const LinkCost& l = m.link[u];
+    per_message += l.alpha_us * static_cast<double>(load.sent_messages[u] + load.recv_messages[u]) / 2;
+    if (c != kNetwork)
+      local_wire += static_cast<double>(std::max(load.sent_bytes[u], load.recv_bytes[u])) / l.bytes_per_us;
+  }
+  const auto net = static_cast<std::size_t>(kNetwork);
+  const double net_bytes = static_cast<double>(std::max(load.sent_bytes[net], load.recv_bytes[net]));
+  // Max-rate: the process's own rate, or the NIC's for everything its node
+  // moves across nodes (which only a node-wide count knows: a leader or an
+  // owner carries far more than the node's average rank).
+  const double network =
+      std::max(net_bytes / m.link[net].bytes_per_us, static_cast<double>(node_network_bytes) / m.nic_bytes_per_us);
+  const double copies = static_cast<double>(load.copy_bytes) / m.copy_bytes_per_us;
+  // Store and forward: what a rank forwards leaves only after it arrived;
+  // later inputs overlap with earlier forwards, the first one does not.
+  double wait = 0;
+  if (load.forwards_from < kLinkClassCount) {
+    const LinkCost& in = m.link[static_cast<std::size_t>(load.forwards_from)];
+    wait = in.alpha_us + static_cast<double>(load.forward_wait_bytes) / in.bytes_per_us;
+  }
+  // Intra-node bytes move by CPU copies here; with more ranks than cores
+  // the CPU work of the node's ranks takes turns.
+  return oversubscribed * (per_message + local_wire + copies) + network + wait;
+}
+
+std::uint64_t node_network_bytes(const PlanInput& input, Variant v, bool alltoall, std::uint64_t block_bytes) {
+  const auto node = [&input](int r) { return input.places[static_cast<std::size_t>(r)].node; };
+  const int mine = node(input.rank);
+  // Per edge, or per (source, remote node) for the deduplicating allgathers.
+  const bool per_edge = v == Variant::kLinear || alltoall;
+  const auto count = [&](const std::vector<std::pair<int, std::vector<int>>>& lists, bool out) {
+    std::vector<std::pair<int, int>> pairs;  // (source, remote node) for the deduplicating plans
+    std::uint64_t edges = 0;
+    for (const auto& [rank, list] : lists) {
+      for (const int peer : list) {
+        if (peer == kNoRank || node(peer) == mine) continue;
+        ++edges;
+        pairs.emplace_back(out ? rank : peer, out ? node(peer) : mine);
+      }
+    }
+    if (per_edge) return edges;
+    std::sort(pairs.begin(), pairs.end());
+    return static_cast<std::uint64_t>(std::unique(pairs.begin(), pairs.end()) - pairs.begin());
+  };
+  return block_bytes * std::max(count(input.node_out, true), count(input.node_in, false));
+}
+
+double predict_call_us(const PlanInput& input, const Plan& plan, Variant v, bool alltoall, const MachineModel& m,
+                       int ranks_on_node, std::uint64_t block_bytes) {
+  return predict_rank_us(rank_load(plan, block_bytes), m, ranks_on_node,
+                         node_network_bytes(input, v, alltoall, block_bytes));
+}
+
+int ranks_on_node(const PlanInput& input) {
+  const int mine = input.places[static_cast<std::size_t>(input.rank)].node;
+  return static_cast<int>(
+      std::count_if(input.places.begin(), input.places.end(), [mine](const RankPlace& p) { return p.node == mine; }));
+}
+
+const std::vector<std::uint64_t>& model_sizes() {
+  static const std::vector<std::uint64_t> sizes = [] {
+    std::vector<std::uint64_t> s = {0};
+    for (std::uint64_t b = 64; b <= (std::uint64_t{64} << 20); b *= 2) s.push_back(b);
+    return s;
+  }();
+  return sizes;
+}
+
+std::uint64_t CostTable::at(Variant v, std::uint64_t bytes) const {
+  const auto row = std::find(variants.begin(), variants.end(), v);
+  if (row == variants.end()) return ~std::uint64_t{0};
+  const std::vector<std::uint64_t>& t = time_ns[static_cast<std::size_t>(row - variants.begin())];
+  const std::vector<std::uint64_t>& s = model_sizes();
+  // Segment [s[i], s[i+1]] holding `bytes`, or the last one beyond it.
+  std::size_t i = 0;
+  while (i + 2 < s.size() && bytes > s[i + 1]) ++i;
+  const Wide dx = static_cast<Wide>(s[i + 1]) - s[i];
+  const Wide dy = static_cast<Wide>(t[i + 1]) - t[i];
+  const Wide y = static_cast<Wide>(t[i]) + dy * (static_cast<Wide>(bytes) - s[i]) / dx;
+  return y < 0 ? 0 : static_cast<std::uint64_t>(std::min<Wide>(y, ~std::uint64_t{0}));
+}
+
+Variant CostTable::cheapest(std::uint64_t bytes) const {
+  if (variants.empty()) return Variant::kLinear;
+  Variant best = variants.front();
+  std::uint64_t best_time = at(best, bytes);
+  for (const Variant v : variants) {
+    const std::uint64_t t = at(v, bytes);
+    if (t < best_time) {
+      best = v;
+      best_time = t;
+    }
+  }
+  return best;
+}
+
+bool CostTable::ever_cheapest(Variant v) const {
+  return std::any_of(model_sizes().begin(), model_sizes().end(), [&](std::uint64_t b) { return cheapest(b) == v; });
+}
+
+void CostTable::drop(Variant v) {
+  const auto row = std::find(variants.begin(), variants.end(), v);
+  if (row == variants.end() || variants.size() == 1) return;
+  time_ns.erase(time_ns.begin() + (row - variants.begin()));
+  variants.erase(row);
+}
+
+std::string CostTable::describe() const {
+  const auto size = [](std::uint64_t b) {
+    return b >= (1U << 20) ? std::to_string(b >> 20) + "M"
+           : b >= 1024     ? std::to_string(b >> 10) + "K"
+                           : std::to_string(b);
+  };
+  std::string out = variant_name(cheapest(0));
+  Variant current = cheapest(0);
+  for (std::uint64_t b = 1; b <= model_sizes().back(); b *= 2) {
+    const Variant v = cheapest(b);
+    if (v == current) continue;
+    out += std::string(" < ") + size(b) + " <= " + variant_name(v);
+    current = v;
+  }
+  return out;
+}
+
+}  // namespace nbrcoll::algos

@@ -1,0 +1,120 @@
+// The cost model behind `auto`: what one call of a plan costs on a machine,
+// from the plan's messages and bytes per link class (algos/README.md, "Cost
+// model"). Pure: no MPI, no clock. The library evaluates it once per graph at
+// a fixed set of block sizes, takes the maximum over ranks (one agreement at
+// graph creation), and every call picks, per block, the variant whose
+// predicted time at its size is least: the same integers on every rank, so
+// the same choice without talking.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mixed_plan.h"
+#include "plan.h"
+
+namespace nbrcoll::algos {
+
+// One link class: per-message cost (us; a ping's one-way time: both ends'
+// software and the wire's latency) and the rate one process moves bytes at.
+struct LinkCost {
+  double alpha_us = 1.0;
+  double bytes_per_us = 1000.0;
+};
+
+struct MachineModel {
+  std::string name;
+  std::array<LinkCost, kLinkClassCount> link{};  // indexed by LinkClass
+  double nic_bytes_per_us = 12500.0;             // what one node injects into the network (R_N), all its ranks together
+  double copy_bytes_per_us = 10000.0;            // a local memcpy (bundle packing, duplicate-slot copies)
+  double cores = 64.0;                           // CPU cores the ranks of one node share
+};
+
+// Built-in machines: "frontier" (HPE Cray EX, 4 x MI250X, Slingshot-11),
+// "mi250" (the paper's 4 x MI250 PCIe server, InfiniBand HDR), "mi300x"
+// (8 x MI300X, 400G NIC per GPU), "dgx-h100", "generic" (a commodity
+// cluster node, 100 Gb/s), "emulated" (this project's emulated cluster:
+// network namespaces on one 2-core host, 1 Gbit/s links).
+std::optional<MachineModel> builtin_machine(std::string_view name);
+std::vector<std::string> builtin_machine_names();
+
+// A machine from text: `key = value` lines, `#` comments. Keys: name,
+// alpha.<class> and rate.<class> for the classes same-device, same-package,
+// xgmi-linked, multi-hop, network (us and bytes/us), nic, copy (bytes/us),
+// cores. Missing keys keep `base`'s values. nullopt and `error` (with the
+// line number) on an unknown key or a value that is not a positive number.
+std::optional<MachineModel> parse_machine(std::string_view text, const MachineModel& base, std::string& error);
+// The same format, every key, so that parse_machine(format_machine(m)) == m.
+std::string format_machine(const MachineModel& m);
+
+// What one rank's plan moves in one call with every block `block_bytes`
+// long (bundles: every piece present), for the model and for reports.
+struct RankLoad {
+  std::array<std::uint64_t, kLinkClassCount> sent_messages{};
+  std::array<std::uint64_t, kLinkClassCount> sent_bytes{};
+  std::array<std::uint64_t, kLinkClassCount> recv_messages{};
+  std::array<std::uint64_t, kLinkClassCount> recv_bytes{};
+  std::uint64_t copy_bytes = 0;  // local copies, bundle packing and unpacking
+  // The slowest class this rank receives something on that it forwards
+  // (kLinkClassCount: it forwards nothing), the bytes it forwards, and the
+  // largest single message it must receive before it can forward.
+  int forwards_from = kLinkClassCount;
+  std::uint64_t forwarded_bytes = 0;
+  std::uint64_t forward_wait_bytes = 0;
+};
+RankLoad rank_load(const Plan& plan, std::uint64_t block_bytes);
+
+// The time one rank spends in one call (us): per-message cost at both ends,
+// the bytes at the process rate or, across nodes, at the rate the node's NIC
+// gives all of the node's network bytes (max-rate), copies, and for a rank
+// that forwards, the wait for what it forwards (store and forward). CPU work
+// is stretched when more ranks than cores share a node.
+double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on_node,
+                       std::uint64_t node_network_bytes);
+
+// The bytes the ranks of `input.rank`'s node send to other nodes or receive
+// from them in one call of variant `v` (the larger direction), every block
+// `block_bytes` long: from the node's in- and out-lists, no plan needed
+// (linear: one block per edge; leader and aggregated allgather: one per
+// source and remote node; aggregated alltoall: one per edge; bundle headers
+// not counted).
+std::uint64_t node_network_bytes(const PlanInput& input, Variant v, bool alltoall, std::uint64_t block_bytes);
+
+// The library's rule in one place: `input.rank`'s time (us) in one call of
+// `plan` (variant `v` of the allgather or alltoall plans), every block
+// `block_bytes` long, on machine `m`, `ranks_on_node` ranks on its node.
+double predict_call_us(const PlanInput& input, const Plan& plan, Variant v, bool alltoall, const MachineModel& m,
+                       int ranks_on_node, std::uint64_t block_bytes);
+// The ranks of `input.rank`'s node (from input.places).
+int ranks_on_node(const PlanInput& input);
+
+// The block sizes the library evaluates the model at (bytes, increasing):
+// 0 and every power of two from 64 bytes to 64 MiB.
+inline constexpr std::size_t kModelSizeCount = 22;
+const std::vector<std::uint64_t>& model_sizes();
+
+// Predicted time (ns) per variant and model size: the maximum over ranks.
+// Integers, so every rank that holds the same table decides the same.
+struct CostTable {
+  std::vector<Variant> variants;                    // rows
+  std::vector<std::vector<std::uint64_t>> time_ns;  // [row][model size]
+  // The time of `v` for a block of `bytes`: linear between model sizes,
+  // extended by the last two beyond them. Exact integer arithmetic.
+  [[nodiscard]] std::uint64_t at(Variant v, std::uint64_t bytes) const;
+  // The row with the least time at `bytes` (ties: the earlier row; an
+  // empty table: linear).
+  [[nodiscard]] Variant cheapest(std::uint64_t bytes) const;
+  // Whether `v` is the cheapest at some model size.
+  [[nodiscard]] bool ever_cheapest(Variant v) const;
+  // Without the row of `v` (a variant that never wins is not offered).
+  void drop(Variant v);
+  // Where the choice changes, e.g. "aggregated < 16K <= leader" (block
+  // sizes in powers of two up to 64M).
+  [[nodiscard]] std::string describe() const;
+};
+
+}  // namespace nbrcoll::algos

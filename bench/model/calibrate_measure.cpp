@@ -1,0 +1,188 @@
+#include "calibrate_measure.h"
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <thread>
+
+#include "calibrate_core.h"
+#include "config.h"
+#include "introspect.h"
+
+namespace nbrcalib {
+
+namespace {
+
+constexpr int kTag = 7301;
+
+double bcast(MPI_Comm comm, double v, int root) {
+  MPI_Bcast(&v, 1, MPI_DOUBLE, root, comm);
+  return v;
+}
+
+int rank_of(MPI_Comm comm) {
+  int r = 0;
+  MPI_Comm_rank(comm, &r);
+  return r;
+}
+
+}  // namespace
+
+void quiet_barrier(MPI_Comm comm) {
+  MPI_Request req = MPI_REQUEST_NULL;
+  MPI_Ibarrier(comm, &req);
+  int done = 0;
+  MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+  // Sleeps from 1 ms up to 64 ms: on an oversubscribed host every wake-up of
+  // an idle rank may preempt a measuring one, so idle ranks wake seldom.
+  for (int ms = 1; !done; ms = std::min(2 * ms, 64)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+  }
+}
+
+std::vector<std::uint8_t> link_classes(MPI_Comm comm) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  const int me = rank_of(comm);
+  std::vector<int> others;
+  for (int r = 0; r < size; ++r)
+    if (r != me) others.push_back(r);
+  MPI_Comm graph = MPI_COMM_NULL;
+  const int n = static_cast<int>(others.size());
+  MPI_Dist_graph_create_adjacent(comm, n, others.data(), MPI_UNWEIGHTED, n, others.data(), MPI_UNWEIGHTED,
+                                 MPI_INFO_NULL, 0, &graph);
+  const auto u = static_cast<std::size_t>(size);
+  std::vector<std::uint8_t> row(u, kNoClass);
+  const nbrcoll::algos::Plan* plan = nbrcoll::plan_for(graph, nbrcoll::Algo::kLinear);
+  if (plan != nullptr)
+    for (const auto& s : plan->sends) row[static_cast<std::size_t>(s.peer)] = static_cast<std::uint8_t>(s.link);
+  int have = plan != nullptr ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &have, 1, MPI_INT, MPI_MIN, comm);
+  std::vector<std::uint8_t> all(u * u);
+  MPI_Allgather(row.data(), size, MPI_UINT8_T, all.data(), size, MPI_UINT8_T, comm);
+  MPI_Comm_free(&graph);
+  if (have == 0) all.clear();
+  return all;
+}
+
+double one_way_us(MPI_Comm comm, int a, int b, std::uint64_t bytes, int iters, int warmup) {
+  const int me = rank_of(comm);
+  double result = 0;
+  if (me == a || me == b) {
+    std::vector<char> buf(bytes);
+    const int count = static_cast<int>(bytes);
+    const int peer = me == a ? b : a;
+    std::vector<double> half;
+    for (int i = -warmup; i < iters; ++i) {
+      const double t0 = MPI_Wtime();
+      if (me == a) {
+        MPI_Send(buf.data(), count, MPI_BYTE, peer, kTag, comm);
+        MPI_Recv(buf.data(), count, MPI_BYTE, peer, kTag, comm, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Recv(buf.data(), count, MPI_BYTE, peer, kTag, comm, MPI_STATUS_IGNORE);
+        MPI_Send(buf.data(), count, MPI_BYTE, peer, kTag, comm);
+      }
+      if (i >= 0) half.push_back((MPI_Wtime() - t0) * 1e6 / 2);
+    }
+    result = median(half);
+  }
+  quiet_barrier(comm);
+  return bcast(comm, result, a);
+}
+
+double node_bytes_per_us(MPI_Comm comm, const std::vector<int>& node_of, int from, int to, std::uint64_t bytes,
+                         int reps) {
+  const int me = rank_of(comm);
+  std::vector<int> senders, receivers;
+  for (std::size_t r = 0; r < node_of.size(); ++r) {
+    if (node_of[r] == from) senders.push_back(static_cast<int>(r));
+    if (node_of[r] == to) receivers.push_back(static_cast<int>(r));
+  }
+  const int mine = node_of[static_cast<std::size_t>(me)];
+  MPI_Comm part = MPI_COMM_NULL;
+  MPI_Comm_split(comm, mine == from || mine == to ? 0 : MPI_UNDEFINED, me, &part);
+  double result = 0;
+  if (part != MPI_COMM_NULL) {
+    // One buffer per message: pending receives must not overlap.
+    std::vector<std::vector<char>> bufs;
+    std::vector<int> peers;  // per message: the rank it goes to (sender) or comes from (receiver)
+    for (std::size_t i = 0; i < senders.size(); ++i) {
+      const int dst = receivers[i % receivers.size()];
+      if (me == senders[i]) peers.push_back(dst);
+      if (me == dst) peers.push_back(senders[i]);
+    }
+    for (std::size_t k = 0; k < peers.size(); ++k) bufs.emplace_back(bytes);
+    const int count = static_cast<int>(bytes);
+    const bool sending = mine == from;
+    std::vector<MPI_Request> reqs(peers.size());
+    std::vector<double> rounds;
+    for (int round = -1; round < reps; ++round) {  // round -1: warm-up
+      MPI_Barrier(part);
+      const double t0 = MPI_Wtime();
+      for (std::size_t k = 0; k < peers.size(); ++k) {
+        if (sending)
+          MPI_Isend(bufs[k].data(), count, MPI_BYTE, peers[k], kTag, comm, &reqs[k]);
+        else
+          MPI_Irecv(bufs[k].data(), count, MPI_BYTE, peers[k], kTag, comm, &reqs[k]);
+      }
+      MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE);
+      double took = MPI_Wtime() - t0;
+      MPI_Allreduce(MPI_IN_PLACE, &took, 1, MPI_DOUBLE, MPI_MAX, part);
+      if (round >= 0) rounds.push_back(took * 1e6);
+    }
+    result = static_cast<double>(bytes) * static_cast<double>(senders.size()) / median(rounds);
+    MPI_Comm_free(&part);
+  }
+  quiet_barrier(comm);
+  return bcast(comm, result, senders.front());
+}
+
+double copy_bytes_per_us(MPI_Comm comm, std::uint64_t bytes, int reps) {
+  double result = 0;
+  if (rank_of(comm) == 0) {
+    std::vector<char> src(bytes, 1), dst(bytes, 0);  // both touched: no page faults in the timing
+    std::vector<double> us;
+    volatile char sink = 0;  // reads the copy, so it cannot be left out
+    for (int i = -1; i < reps; ++i) {
+      const auto t0 = std::chrono::steady_clock::now();
+      std::memcpy(dst.data(), src.data(), bytes);
+      const std::chrono::duration<double, std::micro> took = std::chrono::steady_clock::now() - t0;
+      sink = static_cast<char>(sink + dst[static_cast<std::size_t>(i + 1) % bytes]);
+      if (i >= 0) us.push_back(took.count());
+    }
+    result = static_cast<double>(bytes) / median(us);
+  }
+  quiet_barrier(comm);
+  return bcast(comm, result, 0);
+}
+
+std::string host_key() {
+  std::ifstream f("/proc/sys/kernel/random/boot_id");
+  std::string id;
+  if (f && std::getline(f, id) && !id.empty()) return "boot:" + id;
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  return std::string("host:") + name;
+}
+
+std::vector<std::uint64_t> cpu_mask() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<std::uint64_t> mask(CPU_SETSIZE / 64, 0);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) {
+    const long n = sysconf(_SC_NPROCESSORS_ONLN);
+    for (long c = 0; c < std::min<long>(n, CPU_SETSIZE); ++c)
+      mask[static_cast<std::size_t>(c / 64)] |= 1ULL << (c % 64);
+    return mask;
+  }
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) mask[static_cast<std::size_t>(c / 64)] |= 1ULL << (c % 64);
+  return mask;
+}
+
+}  // namespace nbrcalib

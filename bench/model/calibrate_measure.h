@@ -1,0 +1,44 @@
+// The measurements of nbrcoll-calibrate (MPI). Every function is collective
+// over `comm` and returns the same value on every rank; ranks that take no
+// part wait in quiet_barrier, so the measuring ranks have the cores.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nbrcalib {
+
+// A barrier whose waiting ranks sleep: a nonblocking barrier tested after
+// sleeps of 1, 2, 4, ... 64 ms. On an oversubscribed host (emulated nodes) a
+// busy-polling wait would take the cores from the two ranks being measured.
+void quiet_barrier(MPI_Comm comm);
+
+// classes[a * P + b]: the link class of nbrcoll's linear plan from a to b,
+// from a complete distributed graph created through nbrcoll (its locality:
+// NBRCOLL_TOPO, NBRCOLL_DEVICE_MAP, the node of each rank). Empty when
+// nbrcoll holds no plan for it (NBRCOLL_DISABLE=1).
+std::vector<std::uint8_t> link_classes(MPI_Comm comm);
+
+// Median over `iters` round trips of `bytes`-byte messages between ranks a
+// and b (after `warmup` untimed ones), halved: the one-way time in us.
+double one_way_us(MPI_Comm comm, int a, int b, std::uint64_t bytes, int iters, int warmup);
+
+// Every rank of node `from` sends `bytes` to a rank of node `to` at once
+// (sender i to the i-th receiver, cyclically): node bytes per us, the median
+// over `reps` rounds of the slowest rank's time.
+double node_bytes_per_us(MPI_Comm comm, const std::vector<int>& node_of, int from, int to, std::uint64_t bytes,
+                         int reps);
+
+// memcpy of `bytes` on rank 0, median of `reps`: bytes per us.
+double copy_bytes_per_us(MPI_Comm comm, std::uint64_t bytes, int reps);
+
+// What identifies this process's host: the kernel's boot id (shared by
+// network namespaces of one host), else the host name.
+std::string host_key();
+// The CPUs this process may run on (sched_getaffinity), 64 per word.
+std::vector<std::uint64_t> cpu_mask();
+
+}  // namespace nbrcalib

@@ -1,0 +1,89 @@
+#include "cost_tables.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "config.h"
+#include "log.h"
+
+namespace nbrcoll {
+
+namespace {
+
+using algos::Variant;
+
+// The built-in machine named like the topology setting (NBRCOLL_TOPO=frontier).
+std::string machine_for_topology(const std::string& topo) {
+  return algos::builtin_machine(topo) ? topo : "generic";
+}
+
+algos::MachineModel load_machine(const std::string& setting, const std::string& topo) {
+  const std::string fallback = machine_for_topology(topo);
+  if (setting.empty()) return *algos::builtin_machine(fallback);
+  if (auto m = algos::builtin_machine(setting)) return *m;
+  std::ifstream in(setting);
+  if (!in) {
+    log(LogLevel::kWarn, "NBRCOLL_MACHINE='%s' is neither a built-in machine nor a readable file; using %s",
+        setting.c_str(), fallback.c_str());
+    return *algos::builtin_machine(fallback);
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::string error;
+  auto m = algos::parse_machine(text.str(), *algos::builtin_machine(fallback), error);
+  if (!m) {
+    log(LogLevel::kWarn, "NBRCOLL_MACHINE file %s: %s; using %s", setting.c_str(), error.c_str(), fallback.c_str());
+    return *algos::builtin_machine(fallback);
+  }
+  if (m->name.empty()) m->name = setting;
+  return *m;
+}
+
+const Variant kGatherRows[] = {Variant::kLinear, Variant::kLeader, Variant::kAggregated};
+const Variant kAlltoallRows[] = {Variant::kLinear, Variant::kAggregated};
+
+const algos::Plan& gather_plan(const GraphInfo& info, Variant v) {
+  return v == Variant::kLinear ? info.linear : v == Variant::kLeader ? info.leader : info.aggregated;
+}
+const algos::Plan& alltoall_plan(const GraphInfo& info, Variant v) {
+  return v == Variant::kLinear ? info.alltoall_linear : info.alltoall_aggregated;
+}
+
+void add_rows(const algos::PlanInput& input, const algos::Plan& plan, Variant v, bool alltoall, int ranks_on_node,
+              std::vector<std::int64_t>& terms) {
+  for (const std::uint64_t b : algos::model_sizes()) {
+    const double us = algos::predict_call_us(input, plan, v, alltoall, machine_model(), ranks_on_node, b);
+    terms.push_back(static_cast<std::int64_t>(std::min(us * 1000.0, 9.0e18)));
+  }
+}
+
+}  // namespace
+
+const algos::MachineModel& machine_model() {
+  static const algos::MachineModel model = load_machine(config().machine, config().topo);
+  return model;
+}
+
+void cost_terms(const GraphInfo& info, const algos::PlanInput& input, std::vector<std::int64_t>& terms) {
+  const int ranks = algos::ranks_on_node(input);
+  for (const Variant v : kGatherRows) add_rows(input, gather_plan(info, v), v, false, ranks, terms);
+  for (const Variant v : kAlltoallRows) add_rows(input, alltoall_plan(info, v), v, true, ranks, terms);
+}
+
+void set_cost_tables(GraphInfo& info, const std::int64_t* agreed) {
+  const auto take = [&agreed](algos::CostTable& model, algos::CostTable& offered, const auto& rows) {
+    model = {};
+    for (const Variant v : rows) {
+      model.variants.push_back(v);
+      model.time_ns.emplace_back(agreed, agreed + algos::kModelSizeCount);
+      agreed += algos::kModelSizeCount;
+    }
+    offered = model;
+    if (!offered.ever_cheapest(Variant::kAggregated)) offered.drop(Variant::kAggregated);
+  };
+  take(info.gather_model, info.gather_costs, kGatherRows);
+  take(info.alltoall_model, info.alltoall_costs, kAlltoallRows);
+}
+
+}  // namespace nbrcoll

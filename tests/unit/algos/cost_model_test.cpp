@@ -1,0 +1,198 @@
+// The cost model: machine files, what a plan moves, the per-rank time, the
+// agreed table and its choice; and the choices it makes on known graphs.
+#include "cost_model.h"
+
+#include <gtest/gtest.h>
+
+#include "graphs.h"
+#include "test_support.h"
+
+namespace nbrcoll::algos::testing {
+namespace {
+
+TEST(CostModel, MachinesRoundTripThroughTheirText) {
+  for (const std::string& name : builtin_machine_names()) {
+    const MachineModel m = *builtin_machine(name);
+    std::string error;
+    const auto back = parse_machine(format_machine(m), MachineModel{}, error);
+    ASSERT_TRUE(back) << error;
+    EXPECT_EQ(back->name, m.name);
+    for (int c = 0; c < kLinkClassCount; ++c) {
+      EXPECT_EQ(back->link[static_cast<std::size_t>(c)].alpha_us, m.link[static_cast<std::size_t>(c)].alpha_us);
+      EXPECT_EQ(back->link[static_cast<std::size_t>(c)].bytes_per_us, m.link[static_cast<std::size_t>(c)].bytes_per_us);
+    }
+    EXPECT_EQ(back->nic_bytes_per_us, m.nic_bytes_per_us);
+    EXPECT_EQ(back->copy_bytes_per_us, m.copy_bytes_per_us);
+    EXPECT_EQ(back->cores, m.cores);
+  }
+  EXPECT_FALSE(builtin_machine("no-such-machine"));
+}
+
+TEST(CostModel, ParseKeepsTheBaseAndNamesTheBadLine) {
+  const MachineModel base = *builtin_machine("frontier");
+  std::string error;
+  const auto m = parse_machine("# measured\nalpha.network = 7.5\n\nnic = 1e4  # one NIC\n", base, error);
+  ASSERT_TRUE(m) << error;
+  EXPECT_EQ(m->link[static_cast<std::size_t>(LinkClass::kNetwork)].alpha_us, 7.5);
+  EXPECT_EQ(m->nic_bytes_per_us, 1e4);
+  EXPECT_EQ(m->copy_bytes_per_us, base.copy_bytes_per_us);
+  EXPECT_FALSE(parse_machine("cores = 4\nrate.network = -1\n", base, error));
+  EXPECT_EQ(error, "line 2: '-1' is not a positive number");
+  EXPECT_FALSE(parse_machine("alpha.netwrok = 1\n", base, error));
+  EXPECT_EQ(error, "line 1: unknown key 'alpha.netwrok'");
+  EXPECT_FALSE(parse_machine("nic 3\n", base, error));
+  EXPECT_EQ(error, "line 1: expected key = value");
+}
+
+// 2 nodes of 2 ranks, every pair connected: rank 0's plans by hand.
+CommGraph complete_2x2() {
+  CommGraph g = make_uniform_comm(Model::kFrontier, 2, 2);
+  std::vector<Edge> edges;
+  for (int s = 0; s < 4; ++s) {
+    for (int d = 0; d < 4; ++d) {
+      if (s != d) edges.emplace_back(s, d);
+    }
+  }
+  set_edges(g, edges);
+  return g;
+}
+
+TEST(CostModel, LoadOfTheLinearPlanIsOneMessagePerEdge) {
+  const CommGraph g = complete_2x2();
+  const Plan p = build_linear_plan(make_plan_input(g, 0));
+  const RankLoad l = rank_load(p, 1000);
+  const auto net = static_cast<std::size_t>(LinkClass::kNetwork);
+  EXPECT_EQ(l.sent_messages[net], 2u);
+  EXPECT_EQ(l.sent_bytes[net], 2000u);
+  EXPECT_EQ(l.recv_messages[net], 2u);
+  EXPECT_EQ(l.copy_bytes, 0u);
+  EXPECT_EQ(l.forwards_from, kLinkClassCount);
+}
+
+TEST(CostModel, LoadOfAnOwnerCountsItsBundlesAndWhatItForwards) {
+  const CommGraph g = complete_2x2();
+  for (int r = 0; r < g.size(); ++r) {
+    const Plan p = build_aggregated_alltoall_plan(make_plan_input(g, r));
+    const RankLoad l = rank_load(p, 1000);
+    const auto net = static_cast<std::size_t>(LinkClass::kNetwork);
+    if (l.sent_messages[net] == 0) continue;
+    // The out-owner: one network bundle of the node's 4 blocks (header 32 B).
+    EXPECT_EQ(l.sent_messages[net], 1u);
+    EXPECT_EQ(l.sent_bytes[net], 4032u);
+    EXPECT_GE(l.copy_bytes, 4000u);  // packed
+  }
+  // Per direction the out-owner forwards the other source's two blocks and
+  // the in-owner scatters two blocks to the other destination: 8 in all.
+  std::uint64_t forwarded = 0;
+  for (int r = 0; r < g.size(); ++r)
+    forwarded += rank_load(build_aggregated_alltoall_plan(make_plan_input(g, r)), 1000).forwarded_bytes;
+  EXPECT_EQ(forwarded, 8000u);
+}
+
+TEST(CostModel, TimeGrowsWithBytesAndWithRanksPerCore) {
+  const CommGraph g = complete_2x2();
+  const Plan p = build_leader_plan(make_plan_input(g, 0));
+  const MachineModel m = *builtin_machine("emulated");
+  const PlanInput input = make_plan_input(g, 0);
+  double previous = -1;
+  for (const std::uint64_t b : model_sizes()) {
+    const double t = predict_call_us(input, p, Variant::kLeader, false, m, 2, b);
+    EXPECT_GT(t, previous) << b;
+    previous = t;
+  }
+  const RankLoad l = rank_load(p, 4096);
+  EXPECT_GT(predict_rank_us(l, m, 4, 0), predict_rank_us(l, m, 2, 0));
+  // The node's network bytes through the NIC: more of them, more time.
+  EXPECT_GT(predict_rank_us(l, m, 2, 1 << 20), predict_rank_us(l, m, 2, 4096));
+}
+
+TEST(CostModel, NodeNetworkBytesCountEdgesOrDistinctSourcesPerRemoteNode) {
+  // Node 0 = {0, 1}, node 1 = {2, 3}; 0 -> 2, 0 -> 3, 0 -> 3 (duplicate), 1 -> 2.
+  CommGraph g = make_uniform_comm(Model::kFrontier, 2, 2);
+  set_edges(g, {{0, 2}, {0, 3}, {0, 3}, {1, 2}});
+  const PlanInput a = make_plan_input(g, 0);
+  const PlanInput b = make_plan_input(g, 2);
+  EXPECT_EQ(node_network_bytes(a, Variant::kLinear, false, 10), 40u);      // every edge
+  EXPECT_EQ(node_network_bytes(a, Variant::kLeader, false, 10), 20u);      // sources 0 and 1, once each
+  EXPECT_EQ(node_network_bytes(a, Variant::kAggregated, false, 10), 20u);  // likewise
+  EXPECT_EQ(node_network_bytes(a, Variant::kAggregated, true, 10), 40u);   // alltoall: a block per edge
+  EXPECT_EQ(node_network_bytes(b, Variant::kLeader, false, 10), 20u);      // node 1 receives the same
+  EXPECT_EQ(ranks_on_node(a), 2);
+}
+
+CostTable two_rows() {
+  CostTable t;
+  t.variants = {Variant::kLinear, Variant::kLeader};
+  std::vector<std::uint64_t> linear;
+  std::vector<std::uint64_t> leader;
+  for (const std::uint64_t b : model_sizes()) {
+    linear.push_back(1000 + 4 * b);  // cheap start, steep
+    leader.push_back(5000 + b);      // dear start, flat: equal at 4000/3 B
+  }
+  t.time_ns = {linear, leader};
+  return t;
+}
+
+TEST(CostModel, TableInterpolatesExactlyAndPicksTheLeast) {
+  const CostTable t = two_rows();
+  EXPECT_EQ(t.at(Variant::kLinear, 0), 1000u);
+  EXPECT_EQ(t.at(Variant::kLinear, 1024), 1000u + 4096u);
+  EXPECT_EQ(t.at(Variant::kLinear, 640), 1000u + 2560u);  // between 512 and 1024: linear
+  EXPECT_EQ(model_sizes().size(), kModelSizeCount);
+  EXPECT_EQ(t.at(Variant::kLeader, 1u << 30), 5000u + (1u << 30));  // beyond the last size: extended
+  EXPECT_EQ(t.at(Variant::kAggregated, 10), ~std::uint64_t{0});     // no such row
+  EXPECT_EQ(t.cheapest(1000), Variant::kLinear);
+  EXPECT_EQ(t.cheapest(1400), Variant::kLeader);
+  EXPECT_TRUE(t.ever_cheapest(Variant::kLinear));
+  EXPECT_TRUE(t.ever_cheapest(Variant::kLeader));
+  CostTable tie = t;
+  tie.time_ns[1] = tie.time_ns[0];
+  EXPECT_EQ(tie.cheapest(5000), Variant::kLinear);  // ties: the earlier row
+  EXPECT_FALSE(tie.ever_cheapest(Variant::kLeader));
+}
+
+// The whole communicator's time per variant: max over ranks.
+std::uint64_t predicted_ns(const CommGraph& g, Planner planner, Variant v, const MachineModel& m, std::uint64_t b) {
+  double worst = 0;
+  for (int r = 0; r < g.size(); ++r) {
+    const PlanInput input = make_plan_input(g, r);
+    worst = std::max(worst, predict_call_us(input, planner(input), v, false, m, 8, b));
+  }
+  return static_cast<std::uint64_t>(worst * 1000);
+}
+
+CostTable rsg_table(const MachineModel& m) {
+  CommGraph g = make_uniform_comm(Model::kFrontier, 2, 8);
+  Rng rng(7);
+  set_edges(g, erdos_renyi_edges(g.size(), 0.6, rng));
+  CostTable t;
+  t.variants = {Variant::kLinear, Variant::kLeader, Variant::kAggregated};
+  t.time_ns.resize(3);
+  for (const std::uint64_t b : model_sizes()) {
+    t.time_ns[0].push_back(predicted_ns(g, build_linear_plan, Variant::kLinear, m, b));
+    t.time_ns[1].push_back(predicted_ns(g, build_leader_plan, Variant::kLeader, m, b));
+    t.time_ns[2].push_back(predicted_ns(g, build_aggregated_plan, Variant::kAggregated, m, b));
+  }
+  return t;
+}
+
+// A slow network beside fast nodes (the emulated cluster): few network
+// messages win small blocks, few network bytes win large ones.
+TEST(CostModel, SlowNetworkAggregatesSmallBlocksAndSendsLargeOnesByLeaders) {
+  const CostTable t = rsg_table(*builtin_machine("emulated"));
+  EXPECT_EQ(t.cheapest(1024), Variant::kAggregated);
+  EXPECT_EQ(t.cheapest(4 << 20), Variant::kLeader);
+}
+
+// Host memory on Frontier moves about as fast as the network: a leader's
+// extra intra-node copies cost more than the network bytes they save, and
+// only the message count is worth cutting.
+TEST(CostModel, FastNetworkKeepsLargeBlocksLinear) {
+  const CostTable t = rsg_table(*builtin_machine("frontier"));
+  EXPECT_EQ(t.cheapest(64), Variant::kAggregated);
+  EXPECT_EQ(t.cheapest(4 << 20), Variant::kLinear);
+  EXPECT_FALSE(t.ever_cheapest(Variant::kLeader));
+}
+
+}  // namespace
+}  // namespace nbrcoll::algos::testing
