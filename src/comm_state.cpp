@@ -1,5 +1,6 @@
 #include "comm_state.h"
 
+#include <chrono>
 #include <mutex>
 #include <new>
 
@@ -15,6 +16,9 @@ int g_keyval = MPI_KEYVAL_INVALID;
 // communicator, an idup of the original's, completed on its first call.
 int copy_state(MPI_Comm, int, void*, void* attribute_val_in, void* attribute_val_out, int* flag) {
   auto* from = static_cast<CommState*>(attribute_val_in);
+  // The duplicate's idup reads the original's private communicator, which
+  // must be complete first (every rank is in this MPI_Comm_dup).
+  private_comm(*from);
   auto* copy = new (std::nothrow) CommState{from->info, nullptr, from->own, MPI_REQUEST_NULL, std::make_shared<CallSequence>(), {}};
   *flag = 0;
   if (copy == nullptr) return MPI_SUCCESS;
@@ -71,19 +75,26 @@ OwnedComm::~OwnedComm() {
   if (comm != MPI_COMM_NULL && !finalized) PMPI_Comm_free(&comm);
 }
 
-int attach_state(MPI_Comm graph_comm, std::shared_ptr<const GraphInfo> info, MPI_Comm private_comm) {
-  const int rc = ensure_keyval();
-  if (rc != MPI_SUCCESS) return rc;
-  PMPI_Comm_set_errhandler(private_comm, MPI_ERRORS_RETURN);
-  auto* state =
-      new CommState{std::move(info), std::make_shared<OwnedComm>(private_comm), nullptr, MPI_REQUEST_NULL,
-                    std::make_shared<CallSequence>(), {}};
-  const int set = PMPI_Comm_set_attr(graph_comm, g_keyval, state);
-  if (set != MPI_SUCCESS) {
-    state->own->comm = MPI_COMM_NULL;  // the caller frees it
+int attach_state(MPI_Comm graph_comm, std::shared_ptr<const GraphInfo> info, MPI_Comm private_comm,
+                 MPI_Request pending) {
+  int rc = ensure_keyval();
+  if (rc == MPI_SUCCESS) {
+    auto* state = new CommState{};
+    state->info = std::move(info);
+    state->own = std::make_shared<OwnedComm>(private_comm);
+    state->private_pending = pending;
+    state->sequence = std::make_shared<CallSequence>();
+    if (pending == MPI_REQUEST_NULL) PMPI_Comm_set_errhandler(private_comm, MPI_ERRORS_RETURN);
+    rc = PMPI_Comm_set_attr(graph_comm, g_keyval, state);
+    if (rc == MPI_SUCCESS) return rc;
+    state->own->comm = MPI_COMM_NULL;  // freed below
+    state->private_pending = MPI_REQUEST_NULL;
     delete state;
   }
-  return set;
+  // Every rank started the idup: complete it, then free what it made.
+  if (pending != MPI_REQUEST_NULL) PMPI_Wait(&pending, MPI_STATUS_IGNORE);
+  if (private_comm != MPI_COMM_NULL) PMPI_Comm_free(&private_comm);
+  return rc;
 }
 
 CommState* find_state(MPI_Comm comm) {
@@ -97,9 +108,13 @@ CommState* find_state(MPI_Comm comm) {
 MPI_Comm private_comm(CommState& state) {
   if (!state.own) return MPI_COMM_NULL;
   if (state.private_pending != MPI_REQUEST_NULL) {
-    // Completes an operation every rank started in MPI_Comm_dup; starts nothing.
+    // Completes an operation every rank started (graph creation or
+    // MPI_Comm_dup); starts nothing.
+    const auto start = std::chrono::steady_clock::now();
     if (PMPI_Wait(&state.private_pending, MPI_STATUS_IGNORE) != MPI_SUCCESS) state.own->comm = MPI_COMM_NULL;
     if (state.own->comm != MPI_COMM_NULL) PMPI_Comm_set_errhandler(state.own->comm, MPI_ERRORS_RETURN);
+    log(LogLevel::kTrace, "private communicator completed on first use, after %.0f us of waiting",
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
   }
   return state.own->comm;
 }

@@ -26,6 +26,7 @@ struct GraphInfo {
   bool any_real_out = false;    // an out-neighbour other than MPI_PROC_NULL
   bool any_proc_null = false;   // anywhere in the communicator (one value on every rank)
   std::vector<int> node_of;     // rank -> node id (dense, 0..nodes-1)
+  std::vector<algos::RankPlace> places;  // rank -> (node, device, package), the planners' input
   std::vector<int> process_of;  // rank -> MPI_COMM_WORLD rank: names a process for the IPC caches
   std::string topo_source;
   algos::Plan linear;  // each planner's plan, for statistics and introspection
@@ -38,7 +39,6 @@ struct GraphInfo {
   // The cost model's predicted time of each variant per block size, the
   // same on every rank (cost_tables.h), and what auto chooses from: the
   // same without a variant that never wins.
-  std::vector<std::int64_t> cost_terms;  // this rank's predictions, for the agreement (cost_tables.h)
   algos::CostTable gather_model;
   algos::CostTable alltoall_model;
   algos::CostTable gather_costs;
@@ -47,6 +47,11 @@ struct GraphInfo {
   // tag_stride + plan tag, so calls in flight together never share a tag.
   int tag_stride = 1;
   int tag_windows = 1;
+  // kAgreedTerms (graph_setup.h) terms, each the maximum over all ranks of
+  // what each rank's plan building put there (the cost model's predictions,
+  // cost_tables.h): the same vector on every rank, from the one allreduce of
+  // graph creation.
+  std::vector<std::int64_t> agreed_max;
 };
 
 // At most this many calls of one communicator handle in flight together
@@ -75,10 +80,12 @@ struct CallScratch {
 };
 
 // One per communicator handle. A duplicate shares `info` but gets a private
-// communicator of its own, so two handles never mix messages: graph creation
-// splits one off; MPI_Comm_dup starts an MPI_Comm_idup of the original's in
-// its copy callback (every rank runs it, in the same order), and the first
-// call completes it, so no call starts a communicator-wide operation.
+// communicator of its own, so two handles never mix messages. Each private
+// communicator is an MPI_Comm_idup that every rank started in the same
+// collective call, and the first call that needs it completes it, so no call
+// starts a communicator-wide operation: graph creation starts an idup of the
+// graph; MPI_Comm_dup starts one of the original's private communicator in
+// its copy callback (every rank runs it, in the same order).
 // A private communicator, freed when its last user lets go: a duplicate's
 // idup reads the original's, which must outlive the idup even if the user
 // frees the original first.
@@ -100,15 +107,18 @@ struct CommState {
 };
 
 // Attach freshly built state and its private communicator to `graph_comm`
-// (creates the keyval on first use).
-int attach_state(MPI_Comm graph_comm, std::shared_ptr<const GraphInfo> info, MPI_Comm private_comm);
+// (creates the keyval on first use). `pending`: the idup that makes
+// `private_comm`, completed by the first private_comm() (or when the state is
+// deleted).
+int attach_state(MPI_Comm graph_comm, std::shared_ptr<const GraphInfo> info, MPI_Comm private_comm,
+                 MPI_Request pending);
 
 // The state of `comm`, or nullptr when nbrcoll holds none (not a graph made
 // through nbrcoll, an intercommunicator, ...).
 CommState* find_state(MPI_Comm comm);
 
-// The private communicator of `state` (completing a duplicate's idup on
-// first use), or MPI_COMM_NULL if it could not be made.
+// The private communicator of `state` (completing its idup on first use), or
+// MPI_COMM_NULL if it could not be made.
 MPI_Comm private_comm(CommState& state);
 
 }  // namespace nbrcoll

@@ -44,45 +44,18 @@ void banner_once(int world_rank) {
 void setup(MPI_Comm graph) {
   using namespace nbrcoll;
   if (config().disable || graph == MPI_COMM_NULL) return;
-  std::shared_ptr<GraphInfo> info;
-  int ok = 1;
-  try {
-    ok = build_graph_info(graph, info) == MPI_SUCCESS ? 1 : 0;
-  } catch (const std::exception& e) {
-    log(LogLevel::kWarn, "graph setup failed: %s", e.what());
-    ok = 0;
-  }
-  // One agreement: did every rank succeed, the largest tag stride, and the
-  // cost model's prediction of the slowest rank per variant and size.
-  std::vector<std::int64_t> agree = {ok != 0 ? 0 : 1, ok != 0 ? info->tag_stride : 1};
-  if (ok) agree.insert(agree.end(), info->cost_terms.begin(), info->cost_terms.end());
-  agree.resize(2 + kCostTerms, 0);
-  PMPI_Allreduce(MPI_IN_PLACE, agree.data(), static_cast<int>(agree.size()), MPI_INT64_T, MPI_MAX, graph);
-  ok = agree[0] == 0 ? 1 : 0;
-  if (ok) {
-    set_tag_windows(*info, static_cast<int>(agree[1]));
-    set_cost_tables(*info, agree.data() + 2);
-  }
-  if (!ok) {
-    log(LogLevel::kWarn, "graph setup failed; this communicator uses the MPI's own neighbor collectives");
-    return;
-  }
-  // nbrcoll's own messages travel on a communicator split from the graph
-  // (a split carries no topology and copies no attributes: no recursion).
-  MPI_Comm own = MPI_COMM_NULL;
-  if (PMPI_Comm_split(graph, 0, info->rank, &own) != MPI_SUCCESS) {
-    log(LogLevel::kWarn, "cannot create nbrcoll's private communicator; the MPI's own neighbor collectives are used");
-    return;
-  }
+  GraphSetup made = setup_graph(graph);
+  if (!made.info) return;
   if (log_enabled(LogLevel::kInfo)) {
-    banner_once(info->process_of[static_cast<std::size_t>(info->rank)]);
-    log(LogLevel::kInfo, "%s", summarize_plans(*info).c_str());
-    if (info->rank == 0) {
+    const GraphInfo& info = *made.info;
+    banner_once(info.process_of[static_cast<std::size_t>(info.rank)]);
+    log(LogLevel::kInfo, "%s", summarize_plans(info).c_str());
+    if (info.rank == 0) {
       log(LogLevel::kInfo, "auto on this graph (machine %s): allgather %s; alltoall %s", machine_model().name.c_str(),
-          info->gather_costs.describe().c_str(), info->alltoall_costs.describe().c_str());
+          info.gather_costs.describe().c_str(), info.alltoall_costs.describe().c_str());
     }
   }
-  if (attach_state(graph, info, own) != MPI_SUCCESS) PMPI_Comm_free(&own);
+  attach_state(graph, made.info, made.private_comm, made.private_pending);  // frees them where it fails
 }
 
 bool is_intercomm(MPI_Comm comm) {

@@ -1,0 +1,243 @@
+// Graph creation's set-up (src/graph_setup, src/places), linked with the
+// static library so its internals can be looked at:
+// - the agreement: every rank gets the same maxima of GraphInfo::agreed_max
+//   and the largest tag stride, and a failing rank fails every rank;
+// - the places from the one exchange equal what a node split gives (local
+//   rank by graph rank, device, package; dense node ids by lowest rank) on
+//   every rank, on MPI_COMM_WORLD and on a subcommunicator whose ranks run in
+//   another order;
+// - the node lists exchanged point to point: NI_r and the out-lists of the
+//   node's ranks, as MPI reports them;
+// - the private communicator: an idup of the graph (congruent, no nbrcoll
+//   state of its own), completed on first use; a duplicate's.
+#include <mpi.h>
+
+#include <algorithm>
+#include <map>
+
+#include "comm_state.h"
+#include "config.h"
+#include "graph_setup.h"
+#include "locality.h"
+#include "mpi_check.h"
+#include "node_topology.h"
+#include "places.h"
+#include "test_graphs.h"
+
+namespace {
+
+using nbt::check;
+using nbt::g_rank;
+using nbt::g_size;
+
+void agreement() {
+  nbrcoll::GraphInfo mine;
+  mine.tag_stride = 3 + g_rank;
+  auto term = [](int rank, int i) -> std::int64_t {
+    if (i % 3 == 0) return rank * 1000 + i;
+    if (i % 3 == 1) return -rank - i;  // every rank's is negative: the maximum is rank 0's
+    return (std::int64_t{1} << 40) + (rank == g_size - 1 ? i : 0);
+  };
+  for (int i = 0; i < nbrcoll::kAgreedTerms; ++i) mine.agreed_max.push_back(term(g_rank, i));
+  nbrcoll::Agreement got;
+  check(nbrcoll::agree_on_setup(MPI_COMM_WORLD, &mine, got) == MPI_SUCCESS, "agreement: allreduce");
+  check(got.all_ok, "agreement: every rank succeeded");
+  check(got.tag_stride == 2 + g_size, "agreement: largest tag stride " + std::to_string(got.tag_stride));
+  check(got.agreed_max.size() == static_cast<std::size_t>(nbrcoll::kAgreedTerms), "agreement: kAgreedTerms terms");
+  for (int i = 0; i < nbrcoll::kAgreedTerms && i < static_cast<int>(got.agreed_max.size()); ++i) {
+    std::int64_t want = term(0, i);
+    for (int r = 1; r < g_size; ++r) want = std::max(want, term(r, i));
+    check(got.agreed_max[static_cast<std::size_t>(i)] == want, "agreement: term " + std::to_string(i));
+  }
+  // A shorter vector contributes zeros beyond its end.
+  mine.agreed_max.assign(2, 7 + g_rank);
+  nbrcoll::agree_on_setup(MPI_COMM_WORLD, &mine, got);
+  check(got.agreed_max.size() == static_cast<std::size_t>(nbrcoll::kAgreedTerms) && got.agreed_max[1] == 6 + g_size &&
+            got.agreed_max[2] == 0,
+        "agreement: short vector");
+  // The last rank failed: nobody succeeds.
+  nbrcoll::agree_on_setup(MPI_COMM_WORLD, g_rank == g_size - 1 ? nullptr : &mine, got);
+  check(!got.all_ok, "agreement: one failing rank fails all");
+}
+
+// Every rank's (node, device, package) as the node split gave them: a node
+// communicator (emulated nodes: world rank / k; else shared memory), the local
+// rank in it, the device and package from this process's topology, node ids
+// by the lowest graph rank of each node.
+std::vector<nbrcoll::algos::RankPlace> places_by_node_split(MPI_Comm graph) {
+  int rank = 0;
+  int size = 0;
+  MPI_Comm_rank(graph, &rank);
+  MPI_Comm_size(graph, &size);
+  MPI_Comm node = MPI_COMM_NULL;
+  const int per_node = nbrcoll::config().ranks_per_node;
+  if (per_node > 0)
+    MPI_Comm_split(graph, g_rank / per_node, rank, &node);
+  else
+    MPI_Comm_split_type(graph, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+  int local = 0;
+  int lowest = rank;
+  MPI_Comm_rank(node, &local);
+  MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_INT, MPI_MIN, node);
+  MPI_Comm_free(&node);
+  const nbrcoll::topo::NodeTopology topology = nbrcoll::topo::load_topology(nbrcoll::config().topo).topology;
+  const int device = nbrcoll::topo::device_for_local_rank(local, topology.devices, nbrcoll::config().device_map);
+  int mine[3] = {lowest, device, topology.package[static_cast<std::size_t>(device)]};
+  std::vector<int> all(3 * static_cast<std::size_t>(size));
+  MPI_Allgather(mine, 3, MPI_INT, all.data(), 3, MPI_INT, graph);
+  std::vector<int> keys;
+  for (int r = 0; r < size; ++r) keys.push_back(all[3 * static_cast<std::size_t>(r)]);
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  std::vector<nbrcoll::algos::RankPlace> places;
+  for (int r = 0; r < size; ++r) {
+    const int* p = &all[3 * static_cast<std::size_t>(r)];
+    places.push_back({static_cast<int>(std::lower_bound(keys.begin(), keys.end(), p[0]) - keys.begin()), p[1], p[2]});
+  }
+  return places;
+}
+
+MPI_Comm create(MPI_Comm comm, const Graph& g, int rank, bool pmpi) {
+  const auto& in = g.in[static_cast<std::size_t>(rank)];
+  const auto& out = g.out[static_cast<std::size_t>(rank)];
+  MPI_Comm graph = MPI_COMM_NULL;
+  const int rc = pmpi ? PMPI_Dist_graph_create_adjacent(comm, static_cast<int>(in.size()), in.data(), MPI_UNWEIGHTED,
+                                                        static_cast<int>(out.size()), out.data(), MPI_UNWEIGHTED,
+                                                        MPI_INFO_NULL, 0, &graph)
+                      : MPI_Dist_graph_create_adjacent(comm, static_cast<int>(in.size()), in.data(), MPI_UNWEIGHTED,
+                                                       static_cast<int>(out.size()), out.data(), MPI_UNWEIGHTED,
+                                                       MPI_INFO_NULL, 0, &graph);
+  check(rc == MPI_SUCCESS, g.name + ": creation");
+  return graph;
+}
+
+// All ranks of `comm` hold the same `values`.
+bool same_everywhere(MPI_Comm comm, std::vector<std::int64_t> values) {
+  std::vector<std::int64_t> low(values);
+  MPI_Allreduce(MPI_IN_PLACE, low.data(), static_cast<int>(low.size()), MPI_INT64_T, MPI_MIN, comm);
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_INT64_T, MPI_MAX, comm);
+  return low == values;
+}
+
+// Through nbrcoll: the state every rank holds for the new graph.
+void created_state(MPI_Comm comm, const Graph& g) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm graph = create(comm, g, rank, false);
+  nbrcoll::CommState* state = nbrcoll::find_state(graph);
+  int have = state != nullptr ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &have, 1, MPI_INT, MPI_MIN, comm);
+  check(have == 1, g.name + ": every rank has nbrcoll state");
+  if (have == 0) {
+    MPI_Comm_free(&graph);
+    return;
+  }
+  const nbrcoll::GraphInfo& info = *state->info;
+  const auto want = places_by_node_split(graph);
+  check(info.places.size() == want.size(), g.name + ": one place per rank");
+  std::vector<std::int64_t> flat{info.nodes, info.tag_stride, info.tag_windows};
+  for (std::size_t r = 0; r < want.size() && r < info.places.size(); ++r) {
+    const auto& p = info.places[r];
+    check(p.node == want[r].node && p.device == want[r].device && p.package == want[r].package &&
+              info.node_of[r] == p.node,
+          g.name + ": place of rank " + std::to_string(r) + " is (" + std::to_string(p.node) + "," +
+              std::to_string(p.device) + "," + std::to_string(p.package) + "), the node split gives (" +
+              std::to_string(want[r].node) + "," + std::to_string(want[r].device) + "," +
+              std::to_string(want[r].package) + ")");
+    flat.insert(flat.end(), {p.node, p.device, p.package});
+  }
+  check(info.agreed_max.size() == static_cast<std::size_t>(nbrcoll::kAgreedTerms), g.name + ": kAgreedTerms terms");
+  // The cost model's tables come from the agreed terms (its first row first).
+  bool from_agreed = !info.gather_model.time_ns.empty();
+  for (std::size_t i = 0; from_agreed && i < info.gather_model.time_ns[0].size(); ++i)
+    from_agreed = info.gather_model.time_ns[0][i] == static_cast<std::uint64_t>(info.agreed_max[i]);
+  check(from_agreed, g.name + ": cost tables from the agreed terms");
+  flat.insert(flat.end(), info.agreed_max.begin(), info.agreed_max.end());
+  check(same_everywhere(comm, flat), g.name + ": places, strides and agreed terms equal on every rank");
+
+  // The private communicator: the graph's idup, pending until first use.
+  const MPI_Comm own = nbrcoll::private_comm(*state);
+  int congruent = MPI_UNEQUAL;
+  if (own != MPI_COMM_NULL) MPI_Comm_compare(own, graph, &congruent);
+  check(own != MPI_COMM_NULL && congruent == MPI_CONGRUENT, g.name + ": private communicator congruent to the graph");
+  check(own == MPI_COMM_NULL || nbrcoll::find_state(own) == nullptr, g.name + ": no nbrcoll state on it");
+  check(own != graph, g.name + ": private communicator is not the graph");
+
+  MPI_Comm dup = MPI_COMM_NULL;
+  MPI_Comm_dup(graph, &dup);
+  nbrcoll::CommState* dup_state = nbrcoll::find_state(dup);
+  check(dup_state != nullptr && dup_state->info == state->info, g.name + ": a duplicate shares the plans");
+  if (dup_state != nullptr) {
+    const MPI_Comm dup_own = nbrcoll::private_comm(*dup_state);
+    check(dup_own != MPI_COMM_NULL && dup_own != own, g.name + ": a duplicate's own private communicator");
+  }
+  MPI_Comm_free(&dup);
+  MPI_Comm_free(&graph);
+}
+
+// The node lists, on a graph made by PMPI (no nbrcoll state): each rank's
+// NI_r and out-lists are those of its node's ranks as the MPI reports them.
+void node_lists(MPI_Comm comm, const Graph& g) {
+  int rank = 0;
+  int size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  MPI_Comm graph = create(comm, g, rank, true);
+  auto plan_ranks = [](std::vector<int> list) {
+    for (int& r : list) r = r == MPI_PROC_NULL ? nbrcoll::algos::kNoRank : r;
+    return list;
+  };
+  nbrcoll::algos::PlanInput input;
+  input.in = plan_ranks(g.in[static_cast<std::size_t>(rank)]);
+  input.out = plan_ranks(g.out[static_cast<std::size_t>(rank)]);
+  nbrcoll::OwnPlace own;
+  // Emulated nodes as configured, else nodes of two world ranks.
+  const int per_node = nbrcoll::config().ranks_per_node > 0 ? nbrcoll::config().ranks_per_node : 2;
+  own.node_key = nbrcoll::node_key(g_rank, per_node, "");
+  own.indegree = static_cast<int>(input.in.size());
+  own.outdegree = static_cast<int>(input.out.size());
+  std::int64_t record[nbrcoll::kPlaceWords];
+  nbrcoll::encode_place(own, record);
+  std::vector<std::int64_t> records(nbrcoll::kPlaceWords * static_cast<std::size_t>(size));
+  MPI_Allgather(record, nbrcoll::kPlaceWords, MPI_INT64_T, records.data(), nbrcoll::kPlaceWords, MPI_INT64_T, graph);
+  const nbrcoll::DecodedPlaces places = nbrcoll::decode_places(records.data(), size, {});
+  check(nbrcoll::exchange_node_lists(graph, rank, places, input) == MPI_SUCCESS, g.name + ": node-list exchange");
+  std::vector<std::pair<int, std::vector<int>>> want_in;
+  std::vector<std::pair<int, std::vector<int>>> want_out;
+  for (int r = 0; r < size; ++r) {
+    if (places.places[static_cast<std::size_t>(r)].node != places.places[static_cast<std::size_t>(rank)].node) continue;
+    want_in.emplace_back(r, plan_ranks(g.in[static_cast<std::size_t>(r)]));
+    want_out.emplace_back(r, plan_ranks(g.out[static_cast<std::size_t>(r)]));
+  }
+  check(input.node_in == want_in, g.name + ": NI_r (in-lists of the node's ranks, by rank)");
+  check(input.node_out == want_out, g.name + ": out-lists of the node's ranks, by rank");
+  MPI_Comm_free(&graph);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  nbt::begin();
+  agreement();
+  // On MPI_COMM_WORLD and on a subcommunicator of all ranks whose graph ranks
+  // run backwards (node keys stay world ranks: the lowest graph rank of a
+  // node is then its highest world rank).
+  MPI_Comm reversed = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, 0, g_size - g_rank, &reversed);
+  MPI_Comm odd = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, g_rank % 2, g_rank, &odd);
+  for (MPI_Comm comm : {MPI_COMM_WORLD, reversed, odd}) {
+    int size = 0;
+    MPI_Comm_size(comm, &size);
+    const std::string where = comm == MPI_COMM_WORLD ? "world" : comm == reversed ? "reversed" : "odd/even";
+    for (const Graph& g :
+         {random_graph(size, where + " random", 0.5, 11, true, true, true), empty_graph(size, where + " empty")}) {
+      created_state(comm, g);
+      node_lists(comm, g);
+    }
+  }
+  MPI_Comm_free(&odd);
+  MPI_Comm_free(&reversed);
+  return nbt::finish();
+}
