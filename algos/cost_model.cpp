@@ -317,6 +317,22 @@ void CostTable::drop(Variant v) {
   variants.erase(row);
 }
 
+CostTable CostTable::offered() const {
+  CostTable out = *this;
+  const auto agg = std::find(variants.begin(), variants.end(), Variant::kAggregated);
+  if (agg == variants.end() || variants.size() < 2) return out;
+  const std::vector<std::uint64_t>& mine = time_ns[static_cast<std::size_t>(agg - variants.begin())];
+  for (std::size_t k = 0; k < mine.size(); ++k) {
+    std::uint64_t best_other = ~std::uint64_t{0};
+    for (std::size_t v = 0; v < variants.size(); ++v) {
+      if (variants[v] != Variant::kAggregated) best_other = std::min(best_other, time_ns[v][k]);
+    }
+    if (static_cast<double>(mine[k]) <= (1.0 - kBundleMargin) * static_cast<double>(best_other)) return out;
+  }
+  out.drop(Variant::kAggregated);
+  return out;
+}
+
 std::string CostTable::describe() const {
   const auto size = [](std::uint64_t b) {
     return b >= (1U << 20) ? std::to_string(b >> 20) + "M"

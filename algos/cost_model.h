@@ -97,6 +97,10 @@ int ranks_on_node(const PlanInput& input);
 inline constexpr std::size_t kModelSizeCount = 22;
 const std::vector<std::uint64_t>& model_sizes();
 
+// How much faster than every other variant the aggregated one must be
+// predicted at some size before auto offers it (a fraction of the time).
+inline constexpr double kBundleMargin = 0.25;
+
 // Predicted time (ns) per variant and model size: the maximum over ranks.
 // Integers, so every rank that holds the same table decides the same.
 struct CostTable {
@@ -112,6 +116,13 @@ struct CostTable {
   [[nodiscard]] bool ever_cheapest(Variant v) const;
   // Without the row of `v` (a variant that never wins is not offered).
   void drop(Variant v);
+  // What auto chooses from: this table without the aggregated row unless
+  // that variant is predicted at least kBundleMargin faster than every
+  // other one at some model size. A call that offers it sends its bundles
+  // even when every block takes another variant (header-only, but they
+  // cost messages and a dependency on the node pair's owners: ~20% of a
+  // small call on the emulated cluster), so a narrow win is not worth it.
+  [[nodiscard]] CostTable offered() const;
   // Where the choice changes, e.g. "aggregated < 16K <= leader" (block
   // sizes in powers of two up to 64M).
   [[nodiscard]] std::string describe() const;

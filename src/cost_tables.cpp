@@ -79,8 +79,7 @@ void set_cost_tables(GraphInfo& info, const std::int64_t* agreed) {
       model.time_ns.emplace_back(agreed, agreed + algos::kModelSizeCount);
       agreed += algos::kModelSizeCount;
     }
-    offered = model;
-    if (!offered.ever_cheapest(Variant::kAggregated)) offered.drop(Variant::kAggregated);
+    offered = model.offered();
   };
   take(info.gather_model, info.gather_costs, kGatherRows);
   take(info.alltoall_model, info.alltoall_costs, kAlltoallRows);

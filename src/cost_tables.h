@@ -24,8 +24,9 @@ const algos::MachineModel& machine_model();
 inline constexpr std::size_t kCostTerms = (3 + 2) * algos::kModelSizeCount;
 void cost_terms(const GraphInfo& info, const algos::PlanInput& input, std::vector<std::int64_t>& terms);
 
-// The tables from the agreed (maximum) terms. A variant that is never the
-// cheapest is dropped, so no call sends its bundles.
+// The tables from the agreed (maximum) terms: the model, and what auto
+// chooses from (CostTable::offered: the aggregated variant only where it
+// wins clearly, so that calls do not send its bundles for nothing).
 void set_cost_tables(GraphInfo& info, const std::int64_t* agreed);
 
 }  // namespace nbrcoll

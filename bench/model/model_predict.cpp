@@ -106,14 +106,7 @@ algos::CostTable offered_table(const std::vector<VariantPrediction>& rows) {
     all.variants.push_back(row.variant);
     all.time_ns.push_back(row.model_ns);
   }
-  if (all.variants.size() < 2 || all.ever_cheapest(Variant::kAggregated)) return all;
-  algos::CostTable offered;
-  for (std::size_t v = 0; v < all.variants.size(); ++v) {
-    if (all.variants[v] == Variant::kAggregated) continue;
-    offered.variants.push_back(all.variants[v]);
-    offered.time_ns.push_back(all.time_ns[v]);
-  }
-  return offered;
+  return all.offered();  // the library's rule (src/cost_tables.cpp)
 }
 
 Variant auto_pick(const Prediction& p, std::uint64_t bytes) {

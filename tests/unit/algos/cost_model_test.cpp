@@ -151,6 +151,18 @@ TEST(CostModel, TableInterpolatesExactlyAndPicksTheLeast) {
   EXPECT_FALSE(tie.ever_cheapest(Variant::kLeader));
 }
 
+TEST(CostModel, AggregatedIsOfferedOnlyWhereItWinsClearly) {
+  CostTable t;
+  t.variants = {Variant::kLinear, Variant::kAggregated};
+  t.time_ns = {std::vector<std::uint64_t>(kModelSizeCount, 1000), std::vector<std::uint64_t>(kModelSizeCount, 2000)};
+  t.time_ns[1][3] = 850;  // cheapest at one size, by 15%: its bundles would cost more elsewhere
+  EXPECT_TRUE(t.ever_cheapest(Variant::kAggregated));
+  EXPECT_EQ(t.offered().variants, (std::vector<Variant>{Variant::kLinear}));
+  t.time_ns[1][3] = 750;  // by 25%
+  EXPECT_EQ(t.offered().variants, t.variants);
+  EXPECT_EQ(t.offered().cheapest(model_sizes()[3]), Variant::kAggregated);
+}
+
 // The whole communicator's time per variant: max over ranks.
 std::uint64_t predicted_ns(const CommGraph& g, Planner planner, Variant v, const MachineModel& m, std::uint64_t b) {
   double worst = 0;
