@@ -426,13 +426,16 @@ void report_error(const UserCall& c, Mode mode, int rc) {
 int neighbor_collective(const UserCall& c) {
   Setup setup;
   CommState* state = find_state(c.comm);
-  if (state == nullptr || !take(c, state->scratch.args, setup)) return to_pmpi(c);
+  if (state == nullptr) return to_pmpi(c);
+  // Watched from its start: a graph's first call completes the private
+  // communicator's idup (take), and a late rank already holds the others there.
+  const WatchedCall watched(mpi_name(c.kind, Mode::kBlocking), state->sequence->calls + 1, *state->info);
+  if (!take(c, state->scratch.args, setup)) return to_pmpi(c);
   // Device buffers: allgather only, through the per-call agreement.
   if (setup.device && c.alltoall()) return to_pmpi(c);
   const GraphInfo& info = *state->info;
   CallScratch& s = state->scratch;
   const int tag_offset = begin_call(*state->sequence, info);
-  const WatchedCall watched(mpi_name(c.kind, Mode::kBlocking), state->sequence->calls, info);
   int rc = size_and_choose(c, setup, Mode::kBlocking, s);
   if (rc == MPI_SUCCESS) {
     if (setup.device) {
