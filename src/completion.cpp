@@ -3,7 +3,9 @@
 // flight each is one load and the PMPI_ call. Otherwise a wait becomes a
 // loop of "advance every call in flight, test the application's requests"
 // (MPI's own wait semantics, request arrays untouched until they complete),
-// and a test advances every call once before testing.
+// and a test advances every call once before testing. A wait on the only
+// call in flight finishes that call blocking in the MPI first
+// (finish_sole_call), so that a lone exchange waits as the MPI's own does.
 #include <mpi.h>
 
 #include "persistent.h"
@@ -11,6 +13,7 @@
 
 using nbrcoll::Backoff;
 using nbrcoll::calls_in_flight;
+using nbrcoll::finish_sole_call;
 using nbrcoll::progress_all;
 
 namespace {
@@ -29,6 +32,7 @@ int refuse(bool cancel) {
 extern "C" {
 
 int MPI_Wait(MPI_Request* request, MPI_Status* status) {
+  if (calls_in_flight()) finish_sole_call(1, request);
   for (Backoff b; calls_in_flight(); b.pause()) {
     progress_all();
     int flag = 0;
@@ -39,6 +43,7 @@ int MPI_Wait(MPI_Request* request, MPI_Status* status) {
 }
 
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
+  if (calls_in_flight()) finish_sole_call(count, requests);
   for (Backoff b; calls_in_flight(); b.pause()) {
     progress_all();
     int flag = 0;

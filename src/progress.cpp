@@ -138,6 +138,19 @@ void wait_tracked(const Operation& op) {
   }
 }
 
+void finish_sole_call(int count, const MPI_Request* requests) {
+  static const bool one_thread = [] {
+    int provided = MPI_THREAD_SINGLE;
+    return PMPI_Query_thread(&provided) == MPI_SUCCESS && provided != MPI_THREAD_MULTIPLE;
+  }();
+  if (!one_thread || g_count.load(std::memory_order_acquire) != 1 || requests == nullptr) return;
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  if (g_calls.size() != 1 || std::find(requests, requests + count, g_calls.front().request) == requests + count) return;
+  g_calls.front().op->progress(true);
+  complete(g_calls.front());
+  g_calls.clear();
+}
+
 bool in_flight(MPI_Request request) {
   const std::lock_guard<std::mutex> lock(g_mutex);
   return std::any_of(g_calls.begin(), g_calls.end(), [&](const Tracked& t) { return t.request == request; });

@@ -40,6 +40,14 @@ void wait_tracked(const Operation& op);
 // Whether `request` belongs to a call still in flight.
 bool in_flight(MPI_Request request);
 
+// The application waits on `requests` (all of them, MPI_Wait or
+// MPI_Waitall): if the only call in flight is one of them, finishes it
+// blocking inside the MPI (one Waitall where it forwards nothing, as the
+// MPI's own wait does) instead of polling. Nothing else of nbrcoll's then
+// needs this rank, and the wait could not return before that call is done.
+// Not under MPI_THREAD_MULTIPLE: another thread may need the engine meanwhile.
+void finish_sole_call(int count, const MPI_Request* requests);
+
 // Every call in flight to its end (before MPI_Finalize).
 void drain();
 
