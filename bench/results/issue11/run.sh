@@ -4,7 +4,8 @@
 # needs root) and 16 ranks on one host, every algorithm interleaved in one
 # run per pattern, with the cost model's prediction beside each median
 # (machine file: the calibration of this cluster, bench/results/model/).
-# Needs build/ with the benchmark (scripts/build.sh). About 25 minutes.
+# Needs build/ with the benchmark (scripts/build.sh). About 10 minutes.
+# (One host: 15 iterations; 7 left its 16 ranks on 2 cores within noise of 1.6x.)
 set -u
 cd "$(dirname "$0")/../../.."
 B=$PWD/build/bin/nbrcoll-bench
@@ -30,6 +31,6 @@ cluster --pattern moore --dims 2 --radius 1 --op alltoallv --sizes 1K,4K,16K,64K
 echo "== one host rsg allgather"
 NBRCOLL_MACHINE=$PWD/bench/results/model/onehost-2x8.machine timeout 1800 mpirun -np 16 --oversubscribe \
   $([[ $(id -u) -eq 0 ]] && echo --allow-run-as-root) -x NBRCOLL_TOPO -x NBRCOLL_MACHINE "$B" --pattern rsg \
-  --density 0.6 --sizes $sizes --algos native,linear,auto "${common[@]}" --csv "$O/onehost_rsg.csv" |
+  --density 0.6 --sizes $sizes --algos native,linear,auto --warmup 2 --iters 15 --create-reps 5 --csv "$O/onehost_rsg.csv" |
   tee "$O/onehost_rsg.txt"
 echo ALLDONE
