@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <new>
+#include <optional>
 
 #include "comm_state.h"
 #include "config.h"
@@ -149,20 +150,9 @@ bool acceptable(const UserCall& c, const GraphInfo& info, CallArgs& args) {
 
 // ---- calls in a process with a GPU runtime ----------------------------------
 //
-// Device buffers need one agreement per call (which ranks hold device memory,
-// whether IPC can export it); it happens only in processes that have a GPU
-// runtime or a device backend loaded. Host-only processes never take it.
-
-constexpr std::int64_t kTakeIt = 0;
-constexpr std::int64_t kDeviceBuffers = 1;  // device buffers we cannot move
-constexpr std::int64_t kCannotPrepare = 2;
-
-struct BufferKinds {
-  bool device = false;
-  bool host = false;
-  bool no_ipc = false;  // a device buffer here cannot be exported by IPC
-  std::int64_t reason = kTakeIt;
-};
+// Each rank looks at its own buffers only, and each fragment's sender picks
+// its route (executor.h, Route): no rank asks another about buffers, and no
+// call takes a collective. Host-only processes run without notes.
 
 bool device_process() {
   return loaded_runtime() != GpuRuntime::kNone || device_backend() != nullptr;
@@ -171,48 +161,44 @@ bool device_process() {
 void warn_no_ipc_once(const nbrcoll_device_backend& backend) {
   static std::atomic<bool> warned{false};
   if (!warned.exchange(true)) {
-    log(LogLevel::kInfo,
-        "a device buffer cannot be exported by IPC (%s): calls with such buffers move every "
-        "fragment by MPI",
+    log(LogLevel::kInfo, "a device buffer cannot be exported by IPC (%s): its fragments inside a node go by MPI",
         backend.last_error());
   }
 }
 
-BufferKinds classify_call(const UserCall& c, const CallArgs& args) {
-  BufferKinds k;
-  auto add = [&k](const void* p) {
-    nbrcoll_pointer_info pi{};
-    switch (classify_buffer(p, pi)) {
-      case BufferKind::kHost:
-        k.host = true;
-        break;
-      case BufferKind::kDevice:
-        k.device = true;
-        break;
-      case BufferKind::kDeviceUnsupported:
-        k.device = true;
-        k.reason = kDeviceBuffers;
-        break;
-    }
-  };
-  if (args.sends) add(c.sendbuf);
-  if (args.receives) add(c.recvbuf);
-  if (k.device && k.host) k.reason = kDeviceBuffers;  // one rank mixing both: the MPI's business
-  if (k.device && k.reason == kTakeIt) {
-    // Device bytes are moved as they lie: contiguous types only (no pack/unpack on the device).
-    TypeLayout send_type;
-    TypeLayout recv_type;
-    if (describe_type(c.sendtype, send_type) != MPI_SUCCESS || describe_type(c.recvtype, recv_type) != MPI_SUCCESS ||
-        !send_type.in_place || !recv_type.in_place) {
-      k.reason = kDeviceBuffers;
-    }
+void info_foreign_once(const char* why) {
+  static std::atomic<bool> said{false};
+  if (!said.exchange(true)) {
+    log(LogLevel::kInfo,
+        "device buffers nbrcoll does not move itself (%s): the MPI's point-to-point calls get them as they are, "
+        "as in its own neighbor collective",
+        why);
   }
-  if (k.device && k.reason == kTakeIt && config().device_ipc) {
-    const nbrcoll_device_backend& backend = *device_backend();
-    k.no_ipc = (args.sends && !can_export(backend, c.sendbuf)) || (args.receives && !can_export(backend, c.recvbuf));
-    if (k.no_ipc) warn_no_ipc_once(backend);
+}
+
+// Where one of this rank's buffers lies for this call. `packed`: the type
+// is not contiguous, so the bytes move through a host pack stage (the MPI
+// packs and unpacks the user's buffer, device memory or not).
+Memory side_memory(const void* buf, bool used, bool packed, bool& exportable) {
+  exportable = false;
+  if (!used) return Memory::kHost;
+  nbrcoll_pointer_info pi{};
+  const BufferKind kind = classify_buffer(buf, pi);
+  if (kind == BufferKind::kHost) return Memory::kHost;
+  if (packed) {
+    info_foreign_once("a non-contiguous datatype on device memory");
+    return Memory::kHost;
   }
-  return k;
+  if (kind == BufferKind::kDeviceUnsupported) {
+    info_foreign_once("no device backend for them");
+    return Memory::kForeign;
+  }
+  const nbrcoll_device_backend& backend = *device_backend();
+  if (config().device_ipc) {
+    exportable = can_export(backend, buf);
+    if (!exportable) warn_no_ipc_once(backend);
+  }
+  return Memory::kDevice;
 }
 
 // One info line per process: which device holds the first device buffers seen.
@@ -240,62 +226,23 @@ int ipc_ack_tag() {
   return tag;
 }
 
-// Device buffers on every rank that has data. Ranks without data may have no
-// backend at all: their fragments are all empty, so they run as on the host.
-// Ends with an agreement on success, so that a device failure on one rank
-// (whose forwards may then carry wrong bytes) is an error on every rank.
-int run_on_device(const GraphInfo& info, CallScratch& s, MPI_Comm comm, bool ipc) {
-  int rc = MPI_SUCCESS;
+// The device side of a blocking allgather(v) in a process with a GPU
+// runtime, from this rank's own buffers. `device` holds the call's device
+// resources where a backend is loaded.
+void route_device_call(const GraphInfo& info, const CallScratch& s, DeviceRouting& routing,
+                       std::optional<DeviceCall>& device) {
   const nbrcoll_device_backend* backend = device_backend();
-  if (backend == nullptr) {
-    rc = run_plan(info.plan, s.choice, s.layout, s.bundles, comm);
-    if (rc == MPI_SUCCESS) rc = s.layout.finish(s.args, info.plan.mixed, s.choice);
-  } else {
+  routing.process_of = &info.process_of;
+  routing.ack_tag = ipc_ack_tag();
+  routing.note_shift = info.note_shift();
+  routing.ipc = config().device_ipc;
+  routing.gpu_aware = backend != nullptr && mpi_is_gpu_aware(*backend);
+  routing.send = side_memory(s.args.sendbuf, s.args.sends, s.layout.send_packed(), routing.send_exportable);
+  routing.recv = side_memory(s.args.recvbuf, s.args.receives, s.layout.recv_packed(), routing.recv_exportable);
+  if (backend != nullptr) {
     log_device_once(*backend, s.args);
-    DeviceCall device(*backend);
-    const DeviceRouting routing{&device, &info.process_of, ipc_ack_tag(), ipc, mpi_is_gpu_aware(*backend)};
-    rc = run_plan(info.plan, s.choice, s.layout, s.bundles, comm, &routing);
-    if (rc == MPI_SUCCESS) rc = s.layout.finish(s.args, info.plan.mixed, s.choice, &device);
+    routing.device = &device.emplace(*backend);
   }
-  int failed = rc != MPI_SUCCESS ? 1 : 0;
-  const int agreed = PMPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm);
-  if (rc == MPI_SUCCESS && (agreed != MPI_SUCCESS || failed != 0)) rc = agreed != MPI_SUCCESS ? agreed : MPI_ERR_OTHER;
-  return rc;
-}
-
-void warn_fallback_once(const char* why) {
-  static std::atomic<bool> warned{false};
-  if (!warned.exchange(true)) log(LogLevel::kWarn, "falling back to the MPI's own neighbor allgather: %s", why);
-}
-
-// The agreement and the run of a call in a process with a GPU runtime.
-// Returns -1 when every rank hands the call to PMPI.
-int device_process_call(const UserCall& c, const GraphInfo& info, CallScratch& s, MPI_Comm comm) {
-  const BufferKinds kinds = classify_call(c, s.args);
-  // {reason to hand the call to PMPI, device buffers somewhere, host buffers
-  // somewhere, a device buffer somewhere that IPC cannot export}
-  std::int64_t vote[4] = {kinds.reason, kinds.device ? 1 : 0, kinds.host ? 1 : 0, kinds.no_ipc ? 1 : 0};
-  if (kinds.reason == kTakeIt) {
-    try {
-      if (s.layout.prepare(s.args, info.in) != MPI_SUCCESS) vote[0] = kCannotPrepare;
-    } catch (const std::bad_alloc&) {
-      vote[0] = kCannotPrepare;
-    }
-  }
-  const int rc = PMPI_Allreduce(MPI_IN_PLACE, vote, 4, MPI_INT64_T, MPI_MAX, comm);
-  if (rc != MPI_SUCCESS || vote[0] == kCannotPrepare) {
-    warn_fallback_once(rc != MPI_SUCCESS ? "agreement failed" : "a rank could not prepare its buffers");
-    return -1;
-  }
-  if (vote[0] == kDeviceBuffers || (vote[1] != 0 && vote[2] != 0)) {
-    log(LogLevel::kInfo, "%s: this call goes to the MPI's own neighbor allgather",
-        vote[0] == kDeviceBuffers ? "device buffers nbrcoll cannot move (no device backend, or a non-contiguous type)"
-                                  : "device buffers on some ranks and host buffers on others");
-    return -1;
-  }
-  if (vote[1] != 0) return run_on_device(info, s, comm, config().device_ipc && vote[3] == 0);
-  const int run = run_plan(info.plan, s.choice, s.layout, s.bundles, comm);
-  return run == MPI_SUCCESS ? s.layout.finish(s.args, info.plan.mixed, s.choice) : run;
 }
 
 // ---- calls in a host-only process: no agreement at all ---------------------
@@ -431,23 +378,21 @@ int neighbor_collective(const UserCall& c) {
   // communicator's idup (take), and a late rank already holds the others there.
   const WatchedCall watched(mpi_name(c.kind, Mode::kBlocking), state->sequence->calls + 1, *state->info);
   if (!take(c, state->scratch.args, setup)) return to_pmpi(c);
-  // Device buffers: allgather only, through the per-call agreement.
+  // Processes with a GPU runtime: allgather(v) only (alltoall and the nonblocking forms go to the MPI).
   if (setup.device && c.alltoall()) return to_pmpi(c);
   const GraphInfo& info = *state->info;
   CallScratch& s = state->scratch;
   const int tag_offset = begin_call(*state->sequence, info);
   int rc = size_and_choose(c, setup, Mode::kBlocking, s);
   if (rc == MPI_SUCCESS) {
-    if (setup.device) {
-      rc = device_process_call(c, info, s, setup.comm);
-      if (rc == -1) return to_pmpi(c);
-    } else {
-      Operation op(state->info, *setup.plan, state->own, tag_offset, s);
-      op.prepare();
-      op.start();
-      drive_to_end(op);
-      rc = op.error();
-    }
+    Operation op(state->info, *setup.plan, state->own, tag_offset, s);
+    op.prepare();
+    DeviceRouting routing;
+    std::optional<DeviceCall> device;
+    if (setup.device) route_device_call(info, s, routing, device);
+    op.start(setup.device ? &routing : nullptr);
+    drive_to_end(op);
+    rc = op.error();
   }
   if (rc != MPI_SUCCESS) report_error(c, Mode::kBlocking, rc);
   return rc;

@@ -21,13 +21,13 @@ struct GraphInfo {
   int rank = 0;
   int size = 0;
   int nodes = 1;
-  std::vector<int> in;          // in-list as MPI reports it (MPI_PROC_NULL kept)
-  std::vector<int> out;         // out-list as MPI reports it
-  bool any_real_out = false;    // an out-neighbour other than MPI_PROC_NULL
-  bool any_proc_null = false;   // anywhere in the communicator (one value on every rank)
-  std::vector<int> node_of;     // rank -> node id (dense, 0..nodes-1)
+  std::vector<int> in;                   // in-list as MPI reports it (MPI_PROC_NULL kept)
+  std::vector<int> out;                  // out-list as MPI reports it
+  bool any_real_out = false;             // an out-neighbour other than MPI_PROC_NULL
+  bool any_proc_null = false;            // anywhere in the communicator (one value on every rank)
+  std::vector<int> node_of;              // rank -> node id (dense, 0..nodes-1)
   std::vector<algos::RankPlace> places;  // rank -> (node, device, package), the planners' input
-  std::vector<int> process_of;  // rank -> MPI_COMM_WORLD rank: names a process for the IPC caches
+  std::vector<int> process_of;           // rank -> MPI_COMM_WORLD rank: names a process for the IPC caches
   std::string topo_source;
   algos::Plan linear;  // each planner's plan, for statistics and introspection
   algos::Plan leader;
@@ -45,8 +45,10 @@ struct GraphInfo {
   algos::CostTable alltoall_costs;
   // Tags of call n on the private communicator: (n mod tag_windows) *
   // tag_stride + plan tag, so calls in flight together never share a tag.
+  // Notes (Route, processes with a GPU runtime) add note_shift() to a tag.
   int tag_stride = 1;
   int tag_windows = 1;
+  [[nodiscard]] int note_shift() const { return tag_stride * tag_windows; }
   // kAgreedTerms (graph_setup.h) terms, each the maximum over all ranks of
   // what each rank's plan building put there (the cost model's predictions,
   // cost_tables.h): the same vector on every rank, from the one allreduce of

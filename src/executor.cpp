@@ -26,6 +26,40 @@ std::uint64_t send_source_bytes(const CallLayout& layout, const algos::Send& s) 
   return s.out_edge >= 0 ? layout.send_bytes(s.out_edge) : layout.block_bytes(s.slot);
 }
 
+// MPI counts are ints: a fragment above INT_MAX bytes is one message of a
+// derived type (whole GiB units plus the rest), still one message.
+class ByteMessage {
+ public:
+  explicit ByteMessage(std::uint64_t bytes) {
+    if (bytes <= static_cast<std::uint64_t>(INT_MAX)) {
+      count_ = static_cast<int>(bytes);
+      return;
+    }
+    constexpr std::uint64_t kUnit = std::uint64_t{1} << 30;
+    MPI_Datatype unit = MPI_DATATYPE_NULL;
+    PMPI_Type_contiguous(static_cast<int>(kUnit), MPI_BYTE, &unit);
+    const int lengths[2] = {static_cast<int>(bytes / kUnit), static_cast<int>(bytes % kUnit)};
+    const MPI_Aint displs[2] = {0, static_cast<MPI_Aint>(bytes / kUnit * kUnit)};
+    const MPI_Datatype types[2] = {unit, MPI_BYTE};
+    PMPI_Type_create_struct(2, lengths, displs, types, &type_);
+    PMPI_Type_commit(&type_);
+    PMPI_Type_free(&unit);
+    count_ = 1;
+  }
+  ByteMessage(const ByteMessage&) = delete;
+  ByteMessage& operator=(const ByteMessage&) = delete;
+  // A datatype may be freed while operations that use it are pending.
+  ~ByteMessage() {
+    if (type_ != MPI_BYTE) PMPI_Type_free(&type_);
+  }
+  [[nodiscard]] int count() const { return count_; }
+  [[nodiscard]] MPI_Datatype type() const { return type_; }
+
+ private:
+  int count_ = 0;
+  MPI_Datatype type_ = MPI_BYTE;
+};
+
 // `count` elements of `type` at `buf`, as MPI_Pack / MPI_Unpack take them.
 // MPI_BOTTOM (a null buffer with absolute addresses in the type) is valid
 // there, but MPICH 4.0 rejects a null buffer: it is then addressed through a
@@ -59,6 +93,36 @@ class PackView {
   MPI_Datatype type_;
   MPI_Datatype view_ = MPI_DATATYPE_NULL;
 };
+
+// A local copy (self or duplicate edge) in a process with a GPU runtime,
+// into a receive slot, from bytes that lie in `from`.
+int copy_local(const DeviceRouting& d, MPI_Comm comm, char* to, const char* from, Memory from_memory,
+               std::uint64_t bytes) {
+  const Memory to_memory = d.recv;
+  if (from_memory == Memory::kForeign || to_memory == Memory::kForeign) {
+    // Memory nbrcoll does not move: the MPI copies it, as in its own
+    // collective (a message to itself, on the private communicator's ack
+    // tag, which no peer uses towards this rank's own rank).
+    int me = 0;
+    PMPI_Comm_rank(comm, &me);
+    const ByteMessage m(bytes);
+    return PMPI_Sendrecv(from, m.count(), m.type(), me, d.ack_tag, to, m.count(), m.type(), me, d.ack_tag, comm,
+                         MPI_STATUS_IGNORE);
+  }
+  int rc = 0;
+  if (from_memory == Memory::kHost && to_memory == Memory::kHost) {
+    std::memmove(to, from, bytes);
+  } else if (from_memory == Memory::kHost) {
+    rc = d.device->to_device(to, from, bytes);
+  } else if (to_memory == Memory::kHost) {
+    rc = d.device->to_host(to, from, bytes);
+  } else {
+    rc = d.device->copy_local(to, from, bytes);
+  }
+  if (rc == 0) return MPI_SUCCESS;
+  log(LogLevel::kWarn, "device copy of a local block failed (%d: %s)", rc, d.device->last_error());
+  return MPI_ERR_OTHER;
+}
 
 }  // namespace
 
@@ -147,7 +211,7 @@ int CallLayout::prepare(const CallArgs& args, const std::vector<int>& in_list) {
 }
 
 int CallLayout::finish(const CallArgs& args, const algos::MixedPlan& mixed, const CallChoice& choice,
-                       DeviceCall* device) {
+                       const DeviceRouting* device, MPI_Comm comm) {
   if (hollow_) return MPI_SUCCESS;
   for (std::size_t i = 0; i < mixed.plan.copies.size(); ++i) {
     if (!algos::chosen(mixed.copy_variant[i], mixed.copy_unit[i], choice.variant)) continue;
@@ -159,8 +223,10 @@ int CallLayout::finish(const CallArgs& args, const algos::MixedPlan& mixed, cons
     if (bytes == 0) continue;
     if (device == nullptr) {
       std::memmove(slot_data(c.to_slot), from, bytes);
-    } else if (device->copy_local(slot_data(c.to_slot), from, bytes) != 0) {
-      return MPI_ERR_OTHER;
+    } else if (const int rc = copy_local(*device, comm, slot_data(c.to_slot), from,
+                                         edge || c.from_slot < 0 ? device->send : device->recv, bytes);
+               rc != MPI_SUCCESS) {
+      return rc;
     }
   }
   if (recv_type_.in_place) return MPI_SUCCESS;
@@ -232,51 +298,17 @@ void choose_variants(const RunnablePlan& plan, const CallLayout& layout, const V
 namespace run_detail {
 
 // One posted message: what it is, and for which fragment (or peer, for acks).
-enum class Op : std::uint8_t { kRecv, kSend, kAckRecv, kAckSend, kBundleHead, kBundleRest, kBundleSend };
+enum class Op : std::uint8_t { kRecv, kNote, kSend, kAckRecv, kAckSend, kBundleHead, kBundleRest, kBundleSend };
 struct Pending {
   Op op = Op::kRecv;
   int fragment = 0;
 };
 
-// MPI counts are ints: a fragment above INT_MAX bytes is one message of a
-// derived type (whole GiB units plus the rest), still one message.
-class ByteMessage {
- public:
-  explicit ByteMessage(std::uint64_t bytes) {
-    if (bytes <= static_cast<std::uint64_t>(INT_MAX)) {
-      count_ = static_cast<int>(bytes);
-      return;
-    }
-    constexpr std::uint64_t kUnit = std::uint64_t{1} << 30;
-    MPI_Datatype unit = MPI_DATATYPE_NULL;
-    PMPI_Type_contiguous(static_cast<int>(kUnit), MPI_BYTE, &unit);
-    const int lengths[2] = {static_cast<int>(bytes / kUnit), static_cast<int>(bytes % kUnit)};
-    const MPI_Aint displs[2] = {0, static_cast<MPI_Aint>(bytes / kUnit * kUnit)};
-    const MPI_Datatype types[2] = {unit, MPI_BYTE};
-    PMPI_Type_create_struct(2, lengths, displs, types, &type_);
-    PMPI_Type_commit(&type_);
-    PMPI_Type_free(&unit);
-    count_ = 1;
-  }
-  ByteMessage(const ByteMessage&) = delete;
-  ByteMessage& operator=(const ByteMessage&) = delete;
-  // A datatype may be freed while operations that use it are pending.
-  ~ByteMessage() {
-    if (type_ != MPI_BYTE) PMPI_Type_free(&type_);
-  }
-  [[nodiscard]] int count() const { return count_; }
-  [[nodiscard]] MPI_Datatype type() const { return type_; }
-
- private:
-  int count_ = 0;
-  MPI_Datatype type_ = MPI_BYTE;
-};
-
 // One call's run of a plan: every receive posted first, sends of the rank's
-// own block next, and (only where the call forwards, or polls copy kernels) a
-// progress loop that forwards each fragment once it has arrived. Host
-// buffers take Route::kMpi everywhere; device buffers add the staged and IPC
-// routes (see Route).
+// own block next, and (only where the call forwards, or in a process with a
+// GPU runtime) a progress loop that forwards each fragment once it has
+// arrived. Host-only processes send every fragment's bytes; processes with a
+// GPU runtime let each sender choose a fragment's route (see Route).
 class PlanRun {
  public:
   PlanRun(const RunnablePlan& runnable, const CallChoice& choice, const CallLayout& layout, BundleStore& store,
@@ -290,7 +322,8 @@ class PlanRun {
         comm_(comm),
         tag_offset_(tag_offset),
         routing_(routing),
-        device_(routing != nullptr ? routing->device : nullptr) {}
+        device_(routing != nullptr ? routing->device : nullptr),
+        notes_(routing != nullptr) {}
 
   void start();
   bool step(bool block);
@@ -303,11 +336,18 @@ class PlanRun {
   [[nodiscard]] bool send_active(std::size_t s) const {
     return algos::chosen(runnable_.mixed.send_variant[s], runnable_.mixed.send_unit[s], choice_);
   }
-  [[nodiscard]] Route recv_route(std::size_t r) const {
-    return routing_ != nullptr ? routing_->route(runnable_.recv_on_node[r]) : Route::kMpi;
+  // A receive whose bytes, if they come as bytes, land in pinned staging
+  // first: device slots and a MPI that cannot read device memory.
+  [[nodiscard]] bool recv_staged() const {
+    return notes_ && !broken_ && routing_->recv == Memory::kDevice && !routing_->gpu_aware;
   }
-  [[nodiscard]] Route send_route(std::size_t s) const {
-    return routing_ != nullptr ? routing_->route(runnable_.send_on_node[s]) : Route::kMpi;
+  // The route of send s before anything fails: from where its bytes lie.
+  [[nodiscard]] Route planned_route(std::size_t s) const {
+    if (!notes_) return Route::kMpi;
+    const algos::Send& send = plan_.sends[s];
+    const bool own = send.out_edge >= 0 || send.slot < 0;
+    return routing_->route(own ? routing_->send : routing_->recv,
+                           own ? routing_->send_exportable : routing_->recv_exportable, runnable_.send_on_node[s]);
   }
   void note(int rc) {
     if (rc != MPI_SUCCESS && first_error_ == MPI_SUCCESS) first_error_ = rc;
@@ -322,14 +362,17 @@ class PlanRun {
     pending_.push_back({op, fragment});
     return &requests_.back();
   }
-  int setup();
+  void setup();
   void post_recv(std::size_t r);
   void post_send(std::size_t s);
+  void send_note(std::size_t s, Route route, const char* data);
   void post_bundle_recv(std::size_t b);
   void on_bundle_head(std::size_t b);
   void on_bundle_arrived(std::size_t b);
   void post_bundle_send(std::size_t b);
-  void on_recv_complete(std::size_t r);
+  bool take(std::size_t r, Op came);
+  void on_data(std::size_t r, int error);
+  void on_note(std::size_t r, int error);
   void on_arrived(std::size_t r);
   void on_complete(const Pending& p, int error);
   bool complete_all(bool block);
@@ -348,28 +391,44 @@ class PlanRun {
   int tag_offset_;  // this call's window of the private communicator's tags
   const DeviceRouting* routing_;
   DeviceCall* device_;
+  bool notes_;  // a process with a GPU runtime: every receive also takes a note (Route)
+  // Notes only: this rank cannot move bytes in this call (no staging): its
+  // sends are kMissing notes, its receives take nothing.
+  bool broken_ = false;
 
   std::vector<algos::ByteRange> recv_range_;  // per fragment, for this call's block sizes
   std::vector<algos::ByteRange> send_range_;
   std::vector<std::uint64_t> recv_stage_;  // offset of a staged fragment in the staging area
   std::vector<std::uint64_t> send_stage_;
-  std::vector<IpcDescriptor> recv_desc_;  // per recv (IPC route)
-  std::vector<IpcDescriptor> send_desc_;  // per send (IPC route)
-  std::vector<int> ipc_from_;             // per peer: IPC fragments still to copy, then the ack
+  std::vector<IpcDescriptor> recv_desc_;  // per recv: its note, if one came
+  std::vector<IpcDescriptor> send_desc_;  // per send: its note, if it sends one
+  // Notes only, per receive: the indices of its data and note requests,
+  // whether one of them came (the other is then cancelled), and whether its
+  // bytes are missing (its forwards then send kMissing notes).
+  std::vector<std::size_t> data_request_;
+  std::vector<std::size_t> note_request_;
+  std::vector<char> taken_;
+  std::vector<char> missing_;
+  // Notes only, per peer rank: receives from it still to arrive, whether it
+  // sent an IPC note (then it waits for this rank's ack once all arrived),
+  // and whether this rank waits for its ack.
+  std::vector<int> left_from_;
+  std::vector<char> read_from_;
+  std::vector<char> ack_posted_;
   std::vector<MPI_Request> requests_;
   std::vector<Pending> pending_;
   std::vector<MPI_Status> statuses_;
   std::vector<int> done_;
   std::vector<int> copied_;
+  std::vector<int> failed_copies_;
   std::vector<int> bundle_waits_;  // per bundle send: bundle receives still to arrive
   std::size_t settled_ = 0;        // requests completed (or freed after an error)
   bool started_ = false;
   bool forwards_ = false;  // some active receive of this call is forwarded
-  bool ipc_recvs_ = false;
   int first_error_ = MPI_SUCCESS;
 };
 
-int PlanRun::setup() {
+void PlanRun::setup() {
   std::uint64_t staged = 0;
   const std::size_t nr = plan_.recvs.size();
   const std::size_t ns = plan_.sends.size();
@@ -380,8 +439,7 @@ int PlanRun::setup() {
     const algos::Recv& r = plan_.recvs[i];
     recv_range_[i] = algos::share_bytes(r.share, layout_.slot_bytes(r.slot));
     recv_stage_[i] = staged;
-    if (recv_route(i) == Route::kMpiStaged) staged += recv_range_[i].size();
-    if (recv_route(i) == Route::kIpc) ipc_recvs_ = true;
+    if (recv_staged()) staged += recv_range_[i].size();
     if (!runnable_.forwards[i].empty()) forwards_ = true;
   }
   send_range_.resize(ns);
@@ -392,7 +450,7 @@ int PlanRun::setup() {
     const algos::Send& s = plan_.sends[i];
     send_range_[i] = algos::share_bytes(s.share, send_source_bytes(layout_, s));
     send_stage_[i] = staged;
-    if (send_route(i) == Route::kMpiStaged) staged += send_range_[i].size();
+    if (planned_route(i) == Route::kMpiStaged) staged += send_range_[i].size();
     ++messages;
   }
   messages += nr;
@@ -403,119 +461,196 @@ int PlanRun::setup() {
     messages += 2 * (plan_.bundle_recvs.size() + plan_.bundle_sends.size());
     if (!plan_.bundle_recvs.empty()) forwards_ = true;  // every bundle received is taken apart
   }
-  if (device_ != nullptr) {
-    if (const int rc = device_->reserve_staging(staged); rc != 0) {
-      note_device(rc, "staging allocation");
-      return first_error_;
+  if (notes_) {
+    if (staged > 0) {
+      if (const int rc = device_->reserve_staging(staged); rc != 0) {
+        // Still takes part, moving no bytes: its peers learn it from its notes.
+        note_device(rc, "staging allocation");
+        broken_ = true;
+      }
     }
     recv_desc_.resize(nr);
     send_desc_.resize(ns);
-    ipc_from_.assign(routing_->process_of->size(), 0);  // one per rank of the communicator
+    data_request_.assign(nr, 0);
+    note_request_.assign(nr, 0);
+    taken_.assign(nr, 0);
+    missing_.assign(nr, 0);
+    const std::size_t ranks = routing_->process_of->size();
+    left_from_.assign(ranks, 0);
+    read_from_.assign(ranks, 0);
+    ack_posted_.assign(ranks, 0);
     for (std::size_t i = 0; i < nr; ++i) {
-      if (recv_active(i) && recv_route(i) == Route::kIpc) ++ipc_from_[static_cast<std::size_t>(plan_.recvs[i].peer)];
+      if (recv_active(i)) ++left_from_[static_cast<std::size_t>(plan_.recvs[i].peer)];
     }
-    messages += 2 * ipc_from_.size();  // at most one ack each way per peer
+    messages += nr + 2 * ranks;  // a note per receive, at most one ack each way per peer
   }
   // Pointers into requests_ are taken while posting: no reallocation allowed.
   requests_.reserve(messages);
   pending_.reserve(messages);
-  return MPI_SUCCESS;
 }
 
 void PlanRun::post_recv(std::size_t r) {
   const algos::Recv& recv = plan_.recvs[r];
   const algos::ByteRange range = recv_range_[r];
-  MPI_Request* req = next_request(Op::kRecv, static_cast<int>(r));
-  switch (recv_route(r)) {
-    case Route::kMpi: {
-      const ByteMessage m(range.size());
-      char* data = layout_.hollow() ? nullptr : layout_.slot_data(recv.slot) + range.begin;
-      note(PMPI_Irecv(data, m.count(), m.type(), recv.peer, recv.tag + tag_offset_, comm_, req));
-      break;
-    }
-    case Route::kMpiStaged: {
-      const ByteMessage m(range.size());
-      note(PMPI_Irecv(device_->staging() + recv_stage_[r], m.count(), m.type(), recv.peer, recv.tag + tag_offset_,
-                      comm_, req));
-      break;
-    }
-    case Route::kIpc:
-      note(PMPI_Irecv(&recv_desc_[r], sizeof(IpcDescriptor), MPI_BYTE, recv.peer, recv.tag + tag_offset_, comm_, req));
-      break;
-  }
+  char* data = layout_.hollow() || broken_ ? nullptr : layout_.slot_data(recv.slot) + range.begin;
+  if (recv_staged()) data = device_->staging() + recv_stage_[r];
+  const ByteMessage m(broken_ ? 0 : range.size());
+  if (notes_) data_request_[r] = requests_.size();
+  note(PMPI_Irecv(data, m.count(), m.type(), recv.peer, recv.tag + tag_offset_, comm_,
+                  next_request(Op::kRecv, static_cast<int>(r))));
+  if (!notes_) return;
+  note_request_[r] = requests_.size();
+  note(PMPI_Irecv(&recv_desc_[r], sizeof(IpcDescriptor), MPI_BYTE, recv.peer,
+                  recv.tag + tag_offset_ + routing_->note_shift, comm_, next_request(Op::kNote, static_cast<int>(r))));
 }
 
 void PlanRun::post_send(std::size_t s) {
   const algos::Send& send = plan_.sends[s];
   const algos::ByteRange range = send_range_[s];
   const char* data = layout_.hollow() ? nullptr : send_source(layout_, send) + range.begin;
-  MPI_Request* req = next_request(Op::kSend, static_cast<int>(s));
-  switch (send_route(s)) {
-    case Route::kMpi: {
-      const ByteMessage m(range.size());
-      note(PMPI_Isend(data, m.count(), m.type(), send.peer, send.tag + tag_offset_, comm_, req));
-      break;
-    }
-    case Route::kMpiStaged: {
-      char* stage = device_->staging() + send_stage_[s];
-      if (range.size() > 0) note_device(device_->to_host(stage, data, range.size()), "copy to host");
-      const ByteMessage m(range.size());
-      note(PMPI_Isend(stage, m.count(), m.type(), send.peer, send.tag + tag_offset_, comm_, req));
-      break;
-    }
-    case Route::kIpc: {
-      IpcDescriptor& d = send_desc_[s];
-      d = IpcDescriptor{};
-      if (range.size() > 0) note_device(device_->describe(data, d), "IPC export");
-      note(PMPI_Isend(&d, sizeof(IpcDescriptor), MPI_BYTE, send.peer, send.tag + tag_offset_, comm_, req));
-      break;
+  Route route = planned_route(s);
+  if (notes_ &&
+      (layout_.hollow() || broken_ || (send.after_recv >= 0 && missing_[static_cast<std::size_t>(send.after_recv)]))) {
+    route = Route::kMissing;
+  } else if (range.size() == 0) {
+    route = Route::kMpi;  // nothing to stage or to read: an empty message
+  }
+  if (route == Route::kMpiStaged) {
+    char* stage = device_->staging() + send_stage_[s];
+    if (const int rc = device_->to_host(stage, data, range.size()); rc != 0) {
+      note_device(rc, "copy to host");
+      route = Route::kMissing;
+    } else {
+      data = stage;
     }
   }
+  if (route == Route::kMpi || route == Route::kMpiStaged) {
+    const ByteMessage m(range.size());
+    note(PMPI_Isend(data, m.count(), m.type(), send.peer, send.tag + tag_offset_, comm_,
+                    next_request(Op::kSend, static_cast<int>(s))));
+    return;
+  }
+  send_note(s, route, data);
 }
 
-// A receive completed: bytes in place (MPI), in staging, or a descriptor (IPC).
-void PlanRun::on_recv_complete(std::size_t r) {
-  const algos::Recv& recv = plan_.recvs[r];
-  const algos::ByteRange range = recv_range_[r];
-  if (range.size() > 0 && !layout_.hollow()) {
-    char* dst = layout_.slot_data(recv.slot) + range.begin;
-    switch (recv_route(r)) {
-      case Route::kMpi:
-        break;
-      case Route::kMpiStaged:
-        note_device(device_->to_device(dst, device_->staging() + recv_stage_[r], range.size()), "copy to device");
-        break;
-      case Route::kIpc: {
-        const int process = (*routing_->process_of)[static_cast<std::size_t>(recv.peer)];
-        const int rc = device_->start_copy(process, recv_desc_[r], dst, range.size(), static_cast<int>(r));
-        if (rc == 0) return;  // arrives when the copy finishes (poll)
-        // Keep the protocol going so nobody waits forever; the error is reported.
-        note_device(rc, "IPC copy");
-        break;
-      }
+// A note instead of the bytes: where to read them (IPC), or that they are missing.
+void PlanRun::send_note(std::size_t s, Route route, const char* data) {
+  const algos::Send& send = plan_.sends[s];
+  IpcDescriptor& d = send_desc_[s];
+  d = IpcDescriptor{};
+  d.bytes = send_range_[s].size();
+  if (route == Route::kIpc) {
+    if (const int rc = device_->describe(data, d); rc != 0) {
+      note_device(rc, "IPC export");
+      route = Route::kMissing;
     }
+  }
+  d.missing = route == Route::kMissing ? 1 : 0;
+  const auto peer = static_cast<std::size_t>(send.peer);
+  if (route == Route::kIpc && ack_posted_[peer] == 0) {
+    // The peer reads this rank's memory: this call ends only after its ack.
+    ack_posted_[peer] = 1;
+    note(PMPI_Irecv(nullptr, 0, MPI_BYTE, send.peer, routing_->ack_tag, comm_, next_request(Op::kAckRecv, send.peer)));
+  }
+  note(PMPI_Isend(&d, sizeof(IpcDescriptor), MPI_BYTE, send.peer, send.tag + tag_offset_ + routing_->note_shift, comm_,
+                  next_request(Op::kSend, static_cast<int>(s))));
+}
+
+// Notes only: receive r's data or note came (`came`). True the first time;
+// the other request is then cancelled (its sender never sends it), and its
+// completion, when the MPI reports it, is ignored.
+bool PlanRun::take(std::size_t r, Op came) {
+  if (taken_[r] != 0) return false;
+  taken_[r] = 1;
+  MPI_Request& other = requests_[came == Op::kRecv ? note_request_[r] : data_request_[r]];
+  if (other != MPI_REQUEST_NULL) note(PMPI_Cancel(&other));
+  return true;
+}
+
+// Receive r's bytes came (in place, or in staging).
+void PlanRun::on_data(std::size_t r, int error) {
+  if (notes_) {
+    if (!take(r, Op::kRecv)) return;
+    if (error != MPI_SUCCESS) missing_[r] = 1;
+  }
+  const algos::ByteRange range = recv_range_[r];
+  if (recv_staged() && error == MPI_SUCCESS && range.size() > 0 && !layout_.hollow()) {
+    const int rc = device_->to_device(layout_.slot_data(plan_.recvs[r].slot) + range.begin,
+                                      device_->staging() + recv_stage_[r], range.size());
+    note_device(rc, "copy to device");
+    if (rc != 0) missing_[r] = 1;
   }
   on_arrived(r);
 }
 
-// Receive r is in its final place: forward it, and once every IPC fragment
-// from a peer is copied, tell the peer its memory is free again. Forwards go
-// out after an error too (with whatever arrived), so no peer waits forever.
+// Receive r's note came: copy from the sender's memory, or learn that its
+// bytes are missing. Every path ends in on_arrived (now, or when the copy
+// kernel finishes), so forwards and acks always go out.
+void PlanRun::on_note(std::size_t r, int error) {
+  if (!take(r, Op::kNote)) return;
+  const algos::Recv& recv = plan_.recvs[r];
+  const IpcDescriptor& d = recv_desc_[r];
+  const algos::ByteRange range = recv_range_[r];
+  if (error != MPI_SUCCESS || d.missing != 0) {
+    if (error == MPI_SUCCESS) {
+      log(LogLevel::kWarn, "a block from rank %d came without its bytes (an error on a rank it passed)", recv.peer);
+      note(MPI_ERR_OTHER);
+    }
+    missing_[r] = 1;
+    on_arrived(r);
+    return;
+  }
+  read_from_[static_cast<std::size_t>(recv.peer)] = 1;
+  if (d.bytes > range.size()) note(MPI_ERR_TRUNCATE);  // an erroneous program: the two ends' sizes differ
+  const std::uint64_t bytes = std::min<std::uint64_t>(d.bytes, range.size());
+  if (bytes > 0 && !layout_.hollow()) {
+    char* dst = layout_.slot_data(recv.slot) + range.begin;
+    const int process = (*routing_->process_of)[static_cast<std::size_t>(recv.peer)];
+    int rc = 0;
+    if (device_ == nullptr || routing_->recv == Memory::kForeign) {
+      log(LogLevel::kWarn, "rank %d sent its block by IPC, but this rank has no device backend for its receive buffer",
+          recv.peer);
+      rc = -1;
+      note(MPI_ERR_OTHER);
+    } else if (routing_->recv == Memory::kDevice) {
+      rc = device_->start_copy(process, d, dst, bytes, static_cast<int>(r));
+      if (rc == 0) return;  // arrives when the copy finishes (poll)
+      note_device(rc, "IPC copy");
+    } else {
+      rc = device_->read_peer(process, d, dst, bytes);
+      note_device(rc, "IPC read");
+    }
+    if (rc != 0) missing_[r] = 1;
+  }
+  on_arrived(r);
+}
+
+// Receive r is in its final place (or known missing): forward it, and once
+// every fragment from a peer that sent an IPC note has arrived, tell the
+// peer its memory is free again. Forwards go out after an error too (a
+// kMissing note, or on host-only processes whatever arrived), so no peer
+// waits forever.
 void PlanRun::on_arrived(std::size_t r) {
   for (int s : runnable_.forwards[r]) post_send(static_cast<std::size_t>(s));
-  if (recv_route(r) == Route::kIpc) {
-    const int peer = plan_.recvs[r].peer;
-    if (--ipc_from_[static_cast<std::size_t>(peer)] == 0)
-      note(PMPI_Isend(nullptr, 0, MPI_BYTE, peer, routing_->ack_tag, comm_, next_request(Op::kAckSend, peer)));
-  }
+  if (!notes_) return;
+  const int peer = plan_.recvs[r].peer;
+  const auto p = static_cast<std::size_t>(peer);
+  if (--left_from_[p] == 0 && read_from_[p] != 0)
+    note(PMPI_Isend(nullptr, 0, MPI_BYTE, peer, routing_->ack_tag, comm_, next_request(Op::kAckSend, peer)));
 }
 
 void PlanRun::on_complete(const Pending& p, int error) {
-  note(error);
   const auto i = static_cast<std::size_t>(p.fragment);
+  // A cancelled twin (or, in an erroneous program, a second message) of a
+  // receive that already came: nothing to do.
+  if (notes_ && (p.op == Op::kRecv || p.op == Op::kNote) && taken_[i] != 0) return;
+  note(error);
   switch (p.op) {
     case Op::kRecv:
-      on_recv_complete(i);
+      on_data(i, error);
+      break;
+    case Op::kNote:
+      on_note(i, error);
       break;
     case Op::kBundleHead:
       if (error == MPI_SUCCESS) {
@@ -659,8 +794,8 @@ void release_failed(MPI_Request& req) {
   req = MPI_REQUEST_NULL;
 }
 
-// No forwarding and no copy kernel to poll: one Waitall (Testall when the
-// caller must not block), as MPI's own linear algorithm does.
+// No forwarding and no notes (a host-only process): one Waitall (Testall
+// when the caller must not block), as MPI's own linear algorithm does.
 bool PlanRun::complete_all(bool block) {
   statuses_.resize(requests_.size());
   const int n = static_cast<int>(requests_.size());
@@ -681,10 +816,7 @@ bool PlanRun::complete_all(bool block) {
   } else {
     note(rc);
   }
-  settled_ = requests_.size();
-  for (std::size_t i = 0; i < pending_.size(); ++i) {
-    if (pending_[i].op == Op::kRecv) on_recv_complete(static_cast<std::size_t>(pending_[i].fragment));
-  }
+  settled_ = requests_.size();  // nothing to forward or to copy: every block is in place
   return true;
 }
 
@@ -724,7 +856,9 @@ bool PlanRun::progress_once(bool block) {
     return false;
   }
   if (device_ != nullptr && device_->copies_running()) {
-    note_device(device_->poll(copied_), "IPC copy");
+    note_device(device_->poll(copied_, failed_copies_), "IPC copy");
+    for (int token : failed_copies_) missing_[static_cast<std::size_t>(token)] = 1;
+    for (int token : failed_copies_) on_arrived(static_cast<std::size_t>(token));
     for (int token : copied_) on_arrived(static_cast<std::size_t>(token));
   }
   return true;
@@ -732,25 +866,13 @@ bool PlanRun::progress_once(bool block) {
 
 void PlanRun::start() {
   started_ = true;
-  if (setup() != MPI_SUCCESS) return;
+  setup();
   // Every receive is posted before any send, so no order of arrival can deadlock.
   for (std::size_t i = 0; i < plan_.recvs.size(); ++i) {
     if (recv_active(i)) post_recv(i);
   }
   if (bundles_) {
     for (std::size_t b = 0; b < plan_.bundle_recvs.size(); ++b) post_bundle_recv(b);
-  }
-  // Senders over IPC wait for each reader's "done" before their memory may change.
-  if (device_ != nullptr) {
-    std::vector<bool> reader(ipc_from_.size(), false);
-    for (std::size_t i = 0; i < plan_.sends.size(); ++i) {
-      if (send_active(i) && send_route(i) == Route::kIpc) reader[static_cast<std::size_t>(plan_.sends[i].peer)] = true;
-    }
-    for (std::size_t peer = 0; peer < reader.size(); ++peer) {
-      if (!reader[peer]) continue;
-      const int p = static_cast<int>(peer);
-      note(PMPI_Irecv(nullptr, 0, MPI_BYTE, p, routing_->ack_tag, comm_, next_request(Op::kAckRecv, p)));
-    }
   }
   for (int s : runnable_.own_sends) {
     if (send_active(static_cast<std::size_t>(s))) post_send(static_cast<std::size_t>(s));
@@ -765,7 +887,7 @@ void PlanRun::start() {
 // Advances the call; `block`: may wait inside the MPI. True once finished.
 bool PlanRun::step(bool block) {
   if (finished()) return true;
-  if (!forwards_ && !ipc_recvs_) {
+  if (!forwards_ && !notes_) {
     complete_all(block);
   } else {
     while (!finished() && progress_once(block) && block) {

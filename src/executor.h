@@ -23,6 +23,7 @@
 namespace nbrcoll {
 
 class DeviceCall;
+struct DeviceRouting;
 
 // The user's arguments of one call, in one form for both variants.
 struct CallArgs {
@@ -71,11 +72,11 @@ class CallLayout {
   // message per fragment (so its peers complete), moving no bytes.
   void make_hollow();
   [[nodiscard]] bool hollow() const { return hollow_; }
-  // After all fragments arrived: the local copies of the chosen variants (on
-  // the device for device buffers), then unpack staged blocks into the
-  // user's buffer.
+  // After all fragments arrived: the local copies of the chosen variants
+  // (for device buffers by the memory each side lies in: `device`), then
+  // unpack staged blocks into the user's buffer.
   int finish(const CallArgs& args, const algos::MixedPlan& mixed, const CallChoice& choice,
-             DeviceCall* device = nullptr);
+             const DeviceRouting* device = nullptr, MPI_Comm comm = MPI_COMM_NULL);
 
   // Send blocks: allgather has one (block 0, this rank's own block), alltoall
   // one per out-list entry.
@@ -154,24 +155,50 @@ using VariantRule = std::function<algos::Variant(std::uint64_t block_bytes)>;
 void choose_variants(const RunnablePlan& plan, const CallLayout& layout, const VariantRule& rule,
                      std::vector<algos::Variant>& variant);
 
-// How one fragment of a call with device buffers travels.
-enum class Route : std::uint8_t {
-  kMpi,        // MPI on the buffer itself (host buffers, or a GPU-aware MPI)
-  kMpiStaged,  // MPI through pinned host staging
-  kIpc,        // same node: the receiver's copy kernel reads the sender's
-               // IPC-mapped memory; a small MPI message says "fragment ready"
+// Where one side (send blocks, receive slots) of a call's bytes lie, as
+// this rank alone sees them. Host-only processes have kHost everywhere.
+enum class Memory : std::uint8_t {
+  kHost,     // CPU memory: the user's host buffer, or a pack stage
+  kDevice,   // device memory the device backend moves (contiguous types)
+  kForeign,  // device memory nbrcoll does not move itself (no backend for it):
+             // handed to the MPI's point-to-point calls as it is, as the
+             // MPI's own neighbor collective would
 };
 
-// The device side of a call: what moves the bytes and which routes it may use.
+// How one fragment travels in a process with a GPU runtime. Its sender
+// chooses from what it alone knows (where its bytes lie, whether IPC can
+// export them, whether the peer shares its node), so no rank asks another:
+// the receiver posts both a data receive and a note receive (IpcDescriptor
+// on the tag shifted by `DeviceRouting::note_shift`) and cancels the one
+// that did not come.
+enum class Route : std::uint8_t {
+  kMpi,        // the bytes, by MPI on the buffer itself (host bytes, or a GPU-aware MPI)
+  kMpiStaged,  // the bytes, by MPI through pinned host staging
+  kIpc,        // a note: same node, the receiver copies from the sender's
+               // IPC-mapped memory and acks once done with all of it
+  kMissing,    // a note: the block's bytes are not here (a device error or a
+               // hollow rank upstream); the receiver reports an error and
+               // passes the note on to the ranks it forwards to
+};
+
+// The device side of a call in a process with a GPU runtime: what moves the
+// bytes, where this rank's own bytes lie, and which routes it may use.
 struct DeviceRouting {
-  DeviceCall* device = nullptr;
+  DeviceCall* device = nullptr;                  // nullptr: no device backend in this process
   const std::vector<int>* process_of = nullptr;  // rank -> process id (MPI_COMM_WORLD rank)
   int ack_tag = 0;                               // above every plan tag: "I finished reading your memory"
+  int note_shift = 0;                            // note tags: a fragment's tag + this
   bool ipc = true;                               // IPC to peers on this rank's node
   bool gpu_aware = false;                        // the MPI reads device memory (else: staged)
+  Memory send = Memory::kHost;                   // this rank's send blocks
+  Memory recv = Memory::kHost;                   // this rank's receive slots
+  bool send_exportable = false;                  // IPC can export the send / receive buffer
+  bool recv_exportable = false;
 
-  [[nodiscard]] Route route(bool peer_on_node) const {
-    if (ipc && peer_on_node) return Route::kIpc;
+  // The route of a send whose bytes lie in `from`, before anything fails.
+  [[nodiscard]] Route route(Memory from, bool exportable, bool peer_on_node) const {
+    if (from != Memory::kDevice) return Route::kMpi;
+    if (ipc && exportable && peer_on_node) return Route::kIpc;
     return gpu_aware ? Route::kMpi : Route::kMpiStaged;
   }
 };

@@ -123,10 +123,11 @@ void build_plans(algos::PlanInput& input, GraphInfo& info) {
   // the agreement makes them the slowest rank's, the same on every rank.
   info.agreed_max.clear();
   cost_terms(info, input, info.agreed_max);
-  // Calls in flight together use disjoint tag windows; the IPC acks use
-  // MPI_TAG_UB itself, so every window lies below it.
+  // Calls in flight together use disjoint tag windows; the notes of calls in
+  // processes with a GPU runtime use as many tags again, above the windows;
+  // the IPC acks use MPI_TAG_UB itself, so all of them lie below it.
   const long long stride = 1 + std::max(algos::largest_tag(info.plan.mixed), algos::largest_tag(info.alltoall.mixed));
-  if (stride >= tag_upper_bound()) throw std::runtime_error("plan tags exceed MPI_TAG_UB");
+  if (2 * stride >= tag_upper_bound()) throw std::runtime_error("plan tags exceed MPI_TAG_UB");
   info.tag_stride = static_cast<int>(stride);  // this rank's; set_tag_windows() makes it common
 }
 
@@ -316,7 +317,7 @@ GraphSetup setup_graph(MPI_Comm graph_comm) {
 void set_tag_windows(GraphInfo& info, int common_stride) {
   info.tag_stride = common_stride;
   info.tag_windows =
-      static_cast<int>(std::clamp<long long>((tag_upper_bound() - 1) / common_stride, 1, kMaxTagWindows));
+      static_cast<int>(std::clamp<long long>((tag_upper_bound() - 1) / (2LL * common_stride), 1, kMaxTagWindows));
 }
 
 }  // namespace nbrcoll

@@ -34,8 +34,9 @@ void Operation::prepare() {
   }
 }
 
-void Operation::start() {
-  run_.emplace(plan_, scratch_->choice, scratch_->layout, scratch_->bundles, comm_->comm, tag_offset_);
+void Operation::start(const DeviceRouting* device) {
+  device_ = device;
+  run_.emplace(plan_, scratch_->choice, scratch_->layout, scratch_->bundles, comm_->comm, tag_offset_, device);
   run_->start();
 }
 
@@ -43,7 +44,8 @@ bool Operation::progress(bool block) {
   if (done()) return true;
   if (!run_->step(block)) return false;
   int rc = run_->error();
-  if (rc == MPI_SUCCESS) rc = scratch_->layout.finish(scratch_->args, plan_.mixed, scratch_->choice);
+  if (rc == MPI_SUCCESS)
+    rc = scratch_->layout.finish(scratch_->args, plan_.mixed, scratch_->choice, device_, comm_->comm);
   if (error_ == MPI_SUCCESS) error_ = rc;
   done_.store(true, std::memory_order_release);
   return true;

@@ -31,7 +31,9 @@ class Operation {
   // Packs the send blocks and lays out the receive side; a rank that cannot
   // still takes part, hollow, and reports the error at the end.
   void prepare();
-  void start();
+  // `device`: the routing of a call in a process with a GPU runtime (it
+  // must outlive the call); nullptr in host-only processes.
+  void start(const DeviceRouting* device = nullptr);
   // Advances the call; `block`: may wait inside the MPI. True once done
   // (every message completed, received blocks in the user's buffer).
   bool progress(bool block);
@@ -47,6 +49,7 @@ class Operation {
   std::unique_ptr<CallScratch> owned_;
   CallScratch* scratch_;
   std::optional<PlanExecution> run_;
+  const DeviceRouting* device_ = nullptr;
   int error_ = MPI_SUCCESS;
   std::atomic<bool> done_{false};  // read by threads waiting for a tracked call
 };

@@ -129,13 +129,24 @@ int DeviceCall::describe(const void* data, IpcDescriptor& out) {
   return export_handle(backend_, info, out.handle);
 }
 
+int DeviceCall::map_peer(int peer, const IpcDescriptor& d, void*& mapped) {
+  return shared().imports.map(
+      peer, d, [this](const nbrcoll_ipc_handle& h, void** m) { return backend_.ipc_open(&h, m); },
+      [this](void* m) { return backend_.ipc_close(m); }, &mapped);
+}
+
+int DeviceCall::read_peer(int peer, const IpcDescriptor& d, void* dst, std::uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(shared().mutex);
+  void* mapped = nullptr;
+  if (const int rc = map_peer(peer, d, mapped); rc != 0) return rc;
+  return to_host(dst, static_cast<const char*>(mapped) + d.offset, bytes);
+}
+
 int DeviceCall::start_copy(int peer, const IpcDescriptor& d, void* dst, std::uint64_t bytes, int token) {
   Shared& s = shared();
   std::lock_guard<std::mutex> lock(s.mutex);
   void* mapped = nullptr;
-  int rc = s.imports.map(
-      peer, d, [this](const nbrcoll_ipc_handle& h, void** m) { return backend_.ipc_open(&h, m); },
-      [this](void* m) { return backend_.ipc_close(m); }, &mapped);
+  int rc = map_peer(peer, d, mapped);
   if (rc != 0) return rc;
   void* stream = nullptr;
   if ((rc = stream_for(backend_, s, peer % kStreams, stream)) != 0) return rc;
@@ -157,8 +168,9 @@ int DeviceCall::start_copy(int peer, const IpcDescriptor& d, void* dst, std::uin
   return 0;
 }
 
-int DeviceCall::poll(std::vector<int>& finished) {
+int DeviceCall::poll(std::vector<int>& finished, std::vector<int>& failed) {
   finished.clear();
+  failed.clear();
   int error = 0;
   Shared& s = shared();
   std::lock_guard<std::mutex> lock(s.mutex);
@@ -167,7 +179,7 @@ int DeviceCall::poll(std::vector<int>& finished) {
     const int rc = backend_.event_query(running_[i].event, &done);
     if (rc != 0 && error == 0) error = rc;
     if (rc != 0 || done != 0) {
-      if (rc == 0) finished.push_back(running_[i].token);
+      (rc == 0 ? finished : failed).push_back(running_[i].token);
       s.free_events.push_back(running_[i].event);
       running_[i] = running_.back();
       running_.pop_back();

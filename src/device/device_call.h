@@ -37,8 +37,12 @@ class DeviceCall {
   // Receiver: start copying `bytes` from the peer's memory `d` names into
   // `dst`, on the stream for `peer`. `token` comes back from poll() when done.
   int start_copy(int peer, const IpcDescriptor& d, void* dst, std::uint64_t bytes, int token);
-  // Tokens of copies finished since the last poll. 0 or an error.
-  int poll(std::vector<int>& finished);
+  // Receiver with a host destination: copy `bytes` from the peer's memory
+  // `d` names into host memory `dst`, at once.
+  int read_peer(int peer, const IpcDescriptor& d, void* dst, std::uint64_t bytes);
+  // Tokens of copies finished since the last poll, and of those that
+  // failed (their bytes are not in place). 0 or the first error.
+  int poll(std::vector<int>& finished, std::vector<int>& failed);
   [[nodiscard]] bool copies_running() const { return !running_.empty(); }
 
   // Synchronous copies: within the device, and to and from staging.
@@ -53,6 +57,9 @@ class DeviceCall {
     void* event;
     int token;
   };
+  // The local address of the peer allocation `d` names (import cache). Caller holds the mutex.
+  int map_peer(int peer, const IpcDescriptor& d, void*& mapped);
+
   const nbrcoll_device_backend& backend_;
   char* staging_ = nullptr;
   std::uint64_t staging_bytes_ = 0;

@@ -21,8 +21,12 @@ namespace nbrcoll {
 
 // What a sender tells a receiver about one chunk of device memory: the chunk
 // lives at `offset` in allocation (base, size, buffer_id), which `handle`
-// opens. Sent as raw bytes in the "fragment is ready" message.
+// opens. Sent as raw bytes in the "fragment is ready" note. A note with
+// `missing` set carries no chunk: the fragment's bytes never reached the
+// sender (an error upstream), and the receiver must not use its slot.
 struct IpcDescriptor {
+  std::uint64_t missing = 0;
+  std::uint64_t bytes = 0;  // the fragment's size as its sender sees it
   std::uint64_t buffer_id = 0;
   std::uint64_t base = 0;
   std::uint64_t size = 0;

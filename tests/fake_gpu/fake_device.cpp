@@ -7,7 +7,9 @@
 //    copies open the pages, briefly. NBRCOLL_FAKE_DEVICE_UNPROTECTED=1 leaves
 //    them readable (to stand in for a GPU-aware MPI).
 //    NBRCOLL_FAKE_DEVICE_NO_IPC=1 makes every export fail, like memory from
-//    stream-ordered pools under CUDA's legacy IPC.
+//    stream-ordered pools under CUDA's legacy IPC (nbrcoll_fake_device_refuse_ipc
+//    does so for one process); nbrcoll_fake_device_fail_copies makes copy
+//    kernels fail.
 //  - IPC handles name the shared memory object; opening maps it here.
 //  - Copies run at once, but an event reports "done" only on its second
 //    query, so the executor's polling path runs as with real kernels.
@@ -46,6 +48,7 @@ struct State {
   long counters[4] = {0, 0, 0, 0};  // allocations, ipc gets, ipc opens, ipc closes
   bool protect = true;
   bool no_ipc = false;  // NBRCOLL_FAKE_DEVICE_NO_IPC=1: allocations cannot be exported
+  int fail_copies = 0;  // the next this many copy_async calls fail (a test's hook)
   std::string error;
   // Part of every object name: a pid alone is not unique, because pids are
   // reused and a process killed before freeing (an MPI_Abort) leaves its
@@ -229,6 +232,14 @@ int event_query(void* event, int* done) {
   return 0;
 }
 int copy_async(void* dst, const void* src, std::size_t bytes, void*) {
+  {
+    State& s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (s.fail_copies > 0) {
+      --s.fail_copies;
+      return fail(s, "copy_async: failure injected by the test");
+    }
+  }
   return guarded_copy(dst, src, bytes);
 }
 int stream_sync(void*) {
@@ -329,5 +340,17 @@ __attribute__((visibility("default"))) void nbrcoll_fake_device_counters(long ou
   State& s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   for (int i = 0; i < 4; ++i) out[i] = s.counters[i];
+}
+// Test hooks, per process: exports of this process's allocations fail from
+// now on (refuse != 0) or work again; the next `count` copy kernels fail.
+__attribute__((visibility("default"))) void nbrcoll_fake_device_refuse_ipc(int refuse) {
+  State& s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.no_ipc = refuse != 0;
+}
+__attribute__((visibility("default"))) void nbrcoll_fake_device_fail_copies(int count) {
+  State& s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.fail_copies = count;
 }
 }

@@ -9,7 +9,14 @@
 // --expect-ipc: the IPC cache must open each peer allocation once: calls
 //   repeated on the same buffers open nothing new (fake backend counters).
 // --mpi-reads-device: the MPI may be handed device memory (a GPU-aware MPI,
-//   or the fake one unprotected), so the cases nbrcoll gives to PMPI run too.
+//   or the fake one unprotected), so the cases where nbrcoll lets the MPI
+//   read device memory (a non-contiguous type: MPI_Pack) run too.
+// Every run also checks that a call needs only its plan's ranks (an isolated
+// rank enters its call only after the others finished theirs), host buffers
+// on one rank beside device buffers elsewhere, and, on the fake backend, one
+// rank whose memory IPC cannot export and an injected copy-kernel failure
+// (the rank that saw it reports an error; a rank that reports success has
+// exactly the right bytes).
 #include <dlfcn.h>
 #include <mpi.h>
 
@@ -34,6 +41,8 @@ long g_checks = 0;
 long g_failures = 0;
 const nbrcoll_device_backend* g_dev = nullptr;
 void (*g_counters)(long*) = nullptr;
+void (*g_refuse_ipc)(int) = nullptr;   // fake backend only
+void (*g_fail_copies)(int) = nullptr;  // fake backend only
 
 void check(bool ok, const std::string& what) {
   ++g_checks;
@@ -207,9 +216,9 @@ void check_cache(MPI_Comm comm, const Graph& g, bool expect_ipc, int& call) {
   }
 }
 
-// Calls nbrcoll must hand to the MPI: a non-contiguous type on device memory,
-// or (`rank0_on_host`) host buffers on rank 0 and device buffers elsewhere.
-// Compared with PMPI on host copies.
+// A non-contiguous type on device memory (the MPI packs it), or
+// (`rank0_on_host`) host buffers on rank 0 and device buffers elsewhere:
+// each rank moves its own bytes its own way. Compared with PMPI on host copies.
 void run_fallback_case(MPI_Comm comm, const Graph& g, bool rank0_on_host, int call) {
   MPI_Datatype strided;
   MPI_Type_vector(5, 1, 2, MPI_INT, &strided);
@@ -240,6 +249,108 @@ void run_fallback_case(MPI_Comm comm, const Graph& g, bool rank0_on_host, int ca
   MPI_Type_free(&strided);
 }
 
+// Closed form of an allgather of `bytes` per block: each in-neighbour's
+// block in slot order, then an 8-byte guard; 0xA5 where nothing belongs.
+std::vector<unsigned char> gathered_blocks(const std::vector<int>& in, std::size_t bytes, int call) {
+  std::vector<unsigned char> expected(in.size() * bytes + 8, 0xA5);
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const std::vector<unsigned char> theirs = send_bytes(in[i], bytes, call);
+    std::copy(theirs.begin(), theirs.end(), expected.begin() + static_cast<std::ptrdiff_t>(i * bytes));
+  }
+  return expected;
+}
+
+// A call needs only the ranks its plan names: rank 0 has no neighbours and
+// enters its call only after every other rank finished its own and said so.
+// Any communicator-wide step inside a call would deadlock here. `on_device`:
+// device buffers, else host buffers (in a process with a GPU runtime both
+// take the same vote-free route choice).
+void check_no_global_step(bool on_device, int call) {
+  if (g_size < 2) return;
+  Graph g = empty_graph(g_size, "ring without rank 0");
+  for (int r = 1; r < g_size; ++r) add_edge(g, r, r + 1 < g_size ? r + 1 : 1);
+  MPI_Comm comm = create(g);
+  const std::size_t bytes = 4099;
+  const auto& in = g.in[static_cast<std::size_t>(g_rank)];
+  for (int round = 0; round < 2; ++round, ++call) {
+    const std::vector<unsigned char> mine = send_bytes(g_rank, bytes, call);
+    const std::vector<unsigned char> expected = gathered_blocks(in, bytes, call);
+    const std::vector<unsigned char> fill(expected.size(), 0xA5);
+    // Round 0: every rank together (a graph's first call completes nbrcoll's
+    // private communicator). Round 1: rank 0 last.
+    if (round == 1 && g_rank == 0) {
+      for (int r = 1; r < g_size; ++r) MPI_Recv(nullptr, 0, MPI_BYTE, r, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    std::vector<unsigned char> got;
+    int rc = MPI_SUCCESS;
+    if (on_device) {
+      DeviceBuffer sendbuf(mine);
+      DeviceBuffer recvbuf(fill);
+      rc = MPI_Neighbor_allgather(sendbuf.p, static_cast<int>(bytes), MPI_BYTE, recvbuf.p, static_cast<int>(bytes),
+                                  MPI_BYTE, comm);
+      got = recvbuf.read();
+    } else {
+      got = fill;
+      rc = MPI_Neighbor_allgather(mine.data(), static_cast<int>(bytes), MPI_BYTE, got.data(), static_cast<int>(bytes),
+                                  MPI_BYTE, comm);
+    }
+    if (round == 1 && g_rank != 0) MPI_Send(nullptr, 0, MPI_BYTE, 0, 77, MPI_COMM_WORLD);
+    const std::string what =
+        std::string("no global step, ") + (on_device ? "device" : "host") + " buffers, round " + std::to_string(round);
+    check(rc == MPI_SUCCESS, what + ": return code " + std::to_string(rc));
+    check(got == expected, what + ": wrong bytes");
+  }
+  MPI_Comm_free(&comm);
+}
+
+// Rank 0's new allocations cannot be exported by IPC, everybody else's can:
+// rank 0 sends its fragments by MPI while its peers send theirs by IPC.
+void check_one_rank_without_ipc(const Graph& g, MPI_Comm comm, int& call) {
+  if (g_refuse_ipc == nullptr) return;
+  if (g_rank == 0) g_refuse_ipc(1);
+  for (const int count : {1, 4099}) {
+    const Case c{MPI_INT, "int", count, count == 1, call++};
+    run_case(comm, g, c, name_of(g, c) + " (rank 0 without IPC)");
+  }
+  if (g_rank == 0) g_refuse_ipc(0);
+}
+
+// Rank 1's copy kernels fail for one call (so the blocks it forwards, if
+// its plan forwards any, are missing too). Rank 1 returns an error; every rank may
+// return an error or success, never hang, and success means every byte is
+// right (a rank that forwards a block it could not copy says so to the
+// ranks it forwards to). Then the next call works everywhere.
+void check_copy_failure(const Graph& g, MPI_Comm comm, int& call) {
+  if (g_fail_copies == nullptr || g_size < 2) return;
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  const auto& in = g.in[static_cast<std::size_t>(g_rank)];
+  const std::size_t bytes = 4099 * 4;
+  for (int round = 0; round < 2; ++round, ++call) {
+    const std::vector<unsigned char> mine = send_bytes(g_rank, bytes, call);
+    const std::vector<unsigned char> expected = gathered_blocks(in, bytes, call);
+    const std::vector<unsigned char> fill(expected.size(), 0xA5);
+    DeviceBuffer sendbuf(mine);
+    DeviceBuffer recvbuf(fill);
+    if (round == 0 && g_rank == 1) g_fail_copies(1 << 20);
+    const int rc = MPI_Neighbor_allgather(sendbuf.p, 4099, MPI_INT, recvbuf.p, 4099, MPI_INT, comm);
+    if (g_rank == 1) g_fail_copies(0);
+    const std::vector<unsigned char> got = recvbuf.read();
+    const std::string what = g.name + " copy failure round " + std::to_string(round);
+    if (round == 0 && g_rank == 1) check(rc != MPI_SUCCESS, what + ": the failed copy was not reported");
+    if (round == 1 || rc == MPI_SUCCESS) {
+      check(rc == MPI_SUCCESS, what + ": return code " + std::to_string(rc));
+      check(got == expected, what + ": success with wrong bytes");
+    } else {
+      bool only_expected_or_untouched = true;
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        only_expected_or_untouched = only_expected_or_untouched && (got[i] == expected[i] || got[i] == 0xA5);
+      }
+      check(only_expected_or_untouched, what + ": bytes written that belong nowhere");
+    }
+  }
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_ARE_FATAL);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -266,6 +377,8 @@ int main(int argc, char** argv) {
   }
   g_dev->set_device(g_rank % devices);  // several ranks share a device when there are few
   g_counters = reinterpret_cast<void (*)(long*)>(dlsym(opened.handle, "nbrcoll_fake_device_counters"));
+  g_refuse_ipc = reinterpret_cast<void (*)(int)>(dlsym(opened.handle, "nbrcoll_fake_device_refuse_ipc"));
+  g_fail_copies = reinterpret_cast<void (*)(int)>(dlsym(opened.handle, "nbrcoll_fake_device_fail_copies"));
 
   std::vector<Graph> graphs = {
       random_graph(g_size, "er0.4+dup+self", 0.4, 21, true, true, false),
@@ -298,13 +411,17 @@ int main(int argc, char** argv) {
     const Case big{MPI_BYTE, "byte", 3 * (1 << 20) + 5, false, call++};
     if (g.name != "er1.0" || !quick) run_case(comm, g, big, name_of(g, big));
     if (!g.has_null) check_cache(comm, g, expect_ipc, call);
-    if (mpi_reads_device && !g.has_null) {
-      run_fallback_case(comm, g, false, call++);
-      run_fallback_case(comm, g, true, call++);
+    if (!g.has_null) run_fallback_case(comm, g, true, call++);
+    if (mpi_reads_device && !g.has_null) run_fallback_case(comm, g, false, call++);
+    if (g.name == "er1.0") {
+      check_one_rank_without_ipc(g, comm, call);
+      check_copy_failure(g, comm, call);
     }
     MPI_Comm_free(&comm);
   }
   MPI_Type_free(&int3);
+  check_no_global_step(true, call);
+  check_no_global_step(false, call + 2);
 
   long totals[2] = {g_checks, g_failures};
   MPI_Allreduce(MPI_IN_PLACE, totals, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
