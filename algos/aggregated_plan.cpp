@@ -87,18 +87,19 @@ class AggregatedPlanner {
   // with its occurrence number k (k-th s -> d edge).
   void collect_pairs() {
     for (const auto& [s, out] : in_.node_out) {
-      std::map<int, int> nth;
-      for (const int d : out) {
+      const std::vector<int> nth = occurrence_numbers(out);
+      for (std::size_t j = 0; j < out.size(); ++j) {
+        const int d = out[j];
         if (d == kNoRank || node_of(d) == my_node_) continue;
-        out_pairs_[node_of(d)].push_back({{s, d, nth[d]++}, -1});
+        out_pairs_[node_of(d)].push_back({{s, d, nth[j]}, -1});
       }
     }
     for (const auto& [d, in] : in_.node_in) {
-      std::map<int, int> nth;
-      for (int slot = 0; slot < static_cast<int>(in.size()); ++slot) {
-        const int s = in[static_cast<std::size_t>(slot)];
+      const std::vector<int> nth = occurrence_numbers(in);
+      for (std::size_t slot = 0; slot < in.size(); ++slot) {
+        const int s = in[slot];
         if (s == kNoRank || node_of(s) == my_node_) continue;
-        in_pairs_[node_of(s)].push_back({{s, d, nth[s]++}, d == me_ ? slot : -1});
+        in_pairs_[node_of(s)].push_back({{s, d, nth[slot]}, d == me_ ? static_cast<int>(slot) : -1});
       }
     }
     for (auto* pairs : {&out_pairs_, &in_pairs_}) {

@@ -235,32 +235,49 @@ double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on
   return oversubscribed * (per_message + local_wire + copies) + network + wait;
 }
 
-std::uint64_t node_network_bytes(const PlanInput& input, Variant v, bool alltoall, std::uint64_t block_bytes) {
+std::uint64_t node_network_blocks(const PlanInput& input, Variant v, bool alltoall) {
   const auto node = [&input](int r) { return input.places[static_cast<std::size_t>(r)].node; };
   const int mine = node(input.rank);
   // Per edge, or per (source, remote node) for the deduplicating allgathers.
   const bool per_edge = v == Variant::kLinear || alltoall;
   const auto count = [&](const std::vector<std::pair<int, std::vector<int>>>& lists, bool out) {
-    std::vector<std::pair<int, int>> pairs;  // (source, remote node) for the deduplicating plans
+    std::vector<std::uint64_t> keys;  // (source, remote node) for the deduplicating plans
     std::uint64_t edges = 0;
     for (const auto& [rank, list] : lists) {
       for (const int peer : list) {
         if (peer == kNoRank || node(peer) == mine) continue;
         ++edges;
-        pairs.emplace_back(out ? rank : peer, out ? node(peer) : mine);
+        if (!per_edge)
+          keys.push_back(out ? static_cast<std::uint64_t>(rank) << 32 | static_cast<std::uint32_t>(node(peer))
+                             : static_cast<std::uint64_t>(peer));
       }
     }
     if (per_edge) return edges;
-    std::sort(pairs.begin(), pairs.end());
-    return static_cast<std::uint64_t>(std::unique(pairs.begin(), pairs.end()) - pairs.begin());
+    std::sort(keys.begin(), keys.end());
+    return static_cast<std::uint64_t>(std::unique(keys.begin(), keys.end()) - keys.begin());
   };
-  return block_bytes * std::max(count(input.node_out, true), count(input.node_in, false));
+  return std::max(count(input.node_out, true), count(input.node_in, false));
+}
+
+std::uint64_t node_network_bytes(const PlanInput& input, Variant v, bool alltoall, std::uint64_t block_bytes) {
+  return block_bytes * node_network_blocks(input, v, alltoall);
 }
 
 double predict_call_us(const PlanInput& input, const Plan& plan, Variant v, bool alltoall, const MachineModel& m,
                        int ranks_on_node, std::uint64_t block_bytes) {
   return predict_rank_us(rank_load(plan, block_bytes), m, ranks_on_node,
                          node_network_bytes(input, v, alltoall, block_bytes));
+}
+
+std::vector<std::int64_t> predict_row_ns(const Plan& plan, const MachineModel& m, int ranks_on_node,
+                                         std::uint64_t node_blocks) {
+  std::vector<std::int64_t> row;
+  row.reserve(kModelSizeCount);
+  for (const std::uint64_t b : model_sizes()) {
+    const double us = predict_rank_us(rank_load(plan, b), m, ranks_on_node, b * node_blocks);
+    row.push_back(static_cast<std::int64_t>(std::min(us * 1000.0, 9.0e18)));
+  }
+  return row;
 }
 
 int ranks_on_node(const PlanInput& input) {

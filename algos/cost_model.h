@@ -83,12 +83,20 @@ double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on
 // source and remote node; aggregated alltoall: one per edge; bundle headers
 // not counted).
 std::uint64_t node_network_bytes(const PlanInput& input, Variant v, bool alltoall, std::uint64_t block_bytes);
+// The same in blocks (node_network_bytes is this times block_bytes).
+std::uint64_t node_network_blocks(const PlanInput& input, Variant v, bool alltoall);
 
 // The library's rule in one place: `input.rank`'s time (us) in one call of
 // `plan` (variant `v` of the allgather or alltoall plans), every block
 // `block_bytes` long, on machine `m`, `ranks_on_node` ranks on its node.
 double predict_call_us(const PlanInput& input, const Plan& plan, Variant v, bool alltoall, const MachineModel& m,
                        int ranks_on_node, std::uint64_t block_bytes);
+// predict_call_us at every model size, in ns (integers, as the agreement
+// and the cost tables hold them), with node_network_blocks(input, v,
+// alltoall) counted once by the caller (it does not depend on the size, and
+// variants that count alike share it).
+std::vector<std::int64_t> predict_row_ns(const Plan& plan, const MachineModel& m, int ranks_on_node,
+                                         std::uint64_t node_blocks);
 // The ranks of `input.rank`'s node (from input.places).
 int ranks_on_node(const PlanInput& input);
 

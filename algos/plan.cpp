@@ -1,5 +1,7 @@
 #include "plan.h"
 
+#include <algorithm>
+
 namespace nbrcoll::algos {
 namespace {
 __extension__ typedef unsigned __int128 Wide;  // GCC/Clang: exact block * w
@@ -7,12 +9,25 @@ __extension__ typedef unsigned __int128 Wide;  // GCC/Clang: exact block * w
 
 std::uint64_t split_point(std::uint64_t block, std::uint32_t w, std::uint32_t total) {
   if (total == 0 || w >= total) return block;
+  if (w == 0) return 0;
   const auto exact = static_cast<std::uint64_t>(static_cast<Wide>(block) * w / total);
   return exact - exact % kSplitAlignment;
 }
 
 ByteRange share_bytes(const Share& share, std::uint64_t block) {
   return {split_point(block, share.lo, share.total), split_point(block, share.hi, share.total)};
+}
+
+std::vector<int> occurrence_numbers(const std::vector<int>& list) {
+  std::vector<std::pair<int, int>> order(list.size());  // (value, position): equal values in list order
+  for (std::size_t i = 0; i < list.size(); ++i) order[i] = {list[i], static_cast<int>(i)};
+  std::sort(order.begin(), order.end());
+  std::vector<int> k(list.size(), 0);
+  for (std::size_t i = 1; i < order.size(); ++i) {
+    if (order[i].first == order[i - 1].first)
+      k[static_cast<std::size_t>(order[i].second)] = k[static_cast<std::size_t>(order[i - 1].second)] + 1;
+  }
+  return k;
 }
 
 const char* link_class_name(LinkClass c) {

@@ -46,6 +46,11 @@ struct ByteRange {
 std::uint64_t split_point(std::uint64_t block, std::uint32_t w, std::uint32_t total);
 ByteRange share_bytes(const Share& share, std::uint64_t block);
 
+// For each entry of `list`, how many equal entries come before it: the k of
+// "the k-th occurrence of a peer" that pairs duplicate edges (MPI's rule).
+// O(n log n), no per-entry allocation.
+std::vector<int> occurrence_numbers(const std::vector<int>& list);
+
 // How a fragment travels, for statistics and the cost model.
 enum class LinkClass : std::uint8_t {
   kSameDevice,   // two ranks on one GCD

@@ -50,12 +50,15 @@ const algos::Plan& alltoall_plan(const GraphInfo& info, Variant v) {
   return v == Variant::kLinear ? info.alltoall_linear : info.alltoall_aggregated;
 }
 
-void add_rows(const algos::PlanInput& input, const algos::Plan& plan, Variant v, bool alltoall, int ranks_on_node,
-              std::vector<std::int64_t>& terms) {
-  for (const std::uint64_t b : algos::model_sizes()) {
-    const double us = algos::predict_call_us(input, plan, v, alltoall, machine_model(), ranks_on_node, b);
-    terms.push_back(static_cast<std::int64_t>(std::min(us * 1000.0, 9.0e18)));
-  }
+// One row per variant: the model's time at every model size. The node's
+// network blocks are counted per kind (per edge, or per source and remote
+// node), not per variant and size.
+void add_rows(const algos::Plan& plan, Variant v, bool alltoall, int ranks_on_node, std::uint64_t per_edge,
+              std::uint64_t per_source, std::vector<std::int64_t>& terms) {
+  const bool dedup = !alltoall && v != Variant::kLinear;
+  const std::vector<std::int64_t> row =
+      algos::predict_row_ns(plan, machine_model(), ranks_on_node, dedup ? per_source : per_edge);
+  terms.insert(terms.end(), row.begin(), row.end());
 }
 
 }  // namespace
@@ -67,8 +70,10 @@ const algos::MachineModel& machine_model() {
 
 void cost_terms(const GraphInfo& info, const algos::PlanInput& input, std::vector<std::int64_t>& terms) {
   const int ranks = algos::ranks_on_node(input);
-  for (const Variant v : kGatherRows) add_rows(input, gather_plan(info, v), v, false, ranks, terms);
-  for (const Variant v : kAlltoallRows) add_rows(input, alltoall_plan(info, v), v, true, ranks, terms);
+  const std::uint64_t per_edge = algos::node_network_blocks(input, Variant::kLinear, false);
+  const std::uint64_t per_source = algos::node_network_blocks(input, Variant::kLeader, false);
+  for (const Variant v : kGatherRows) add_rows(gather_plan(info, v), v, false, ranks, per_edge, per_source, terms);
+  for (const Variant v : kAlltoallRows) add_rows(alltoall_plan(info, v), v, true, ranks, per_edge, per_source, terms);
 }
 
 void set_cost_tables(GraphInfo& info, const std::int64_t* agreed) {

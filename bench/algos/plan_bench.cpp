@@ -1,15 +1,19 @@
-// Cost of building one rank's plan (what MPI_Dist_graph_create_adjacent adds)
-// in communicators of 128, 1024 and 8192 ranks, 8 ranks per Frontier node,
-// for a random sparse graph (Erdős-Rényi, density 0.05) and a Moore
-// neighbourhood (2-D periodic grid, radius 2). Only the planner is timed; the
-// PlanInput (what the allgathers deliver) is prepared once.
+// Cost of the local work graph creation adds to MPI_Dist_graph_create_adjacent
+// (each planner, the mixing, the cost model's rows) for one rank, in
+// communicators of 16 (the emulated cluster's 2 x 8), 128, 1024 and 8192
+// ranks, 8 ranks per Frontier node, for a random sparse graph (Erdős-Rényi,
+// density 0.05; 0.6 at 16 ranks, as the cluster runs use) and a Moore
+// neighbourhood (2-D periodic grid, radius 2). Only the local work is timed;
+// the PlanInput (what the exchanges deliver) is prepared once.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <map>
 #include <memory>
 
+#include "cost_model.h"
 #include "graphs.h"
+#include "mixed_plan.h"
 #include "plan.h"
 
 namespace {
@@ -25,7 +29,8 @@ const PlanInput& input_for(int ranks, int kind) {
   if (!slot) {
     CommGraph g = make_uniform_comm(Model::kFrontier, ranks / 8, 8);
     Rng rng(42);
-    set_edges(g, kind == kRandom ? erdos_renyi_edges(ranks, 0.05, rng) : moore_edges(ranks, 2, 2), &rng);
+    set_edges(g, kind == kRandom ? erdos_renyi_edges(ranks, ranks <= 16 ? 0.6 : 0.05, rng) : moore_edges(ranks, 2, 2),
+              &rng);
     slot = std::make_unique<PlanInput>(make_plan_input(g, ranks / 2 + 3));
   }
   return *slot;
@@ -44,36 +49,68 @@ void report(benchmark::State& state, const PlanInput& input, const Plan& plan) {
   state.counters["max_tag"] = max_tag;
 }
 
-void BM_LeaderPlan(benchmark::State& state) {
+template <Plan (*Build)(const PlanInput&)>
+void BM_Planner(benchmark::State& state) {
   const PlanInput& input = input_for(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
   Plan plan;
   for (auto _ : state) {
-    plan = build_leader_plan(input);
+    plan = Build(input);
     benchmark::DoNotOptimize(plan.sends.data());
   }
   report(state, input, plan);
 }
 
-void BM_LinearPlan(benchmark::State& state) {
+// The allgather plans of one rank mixed into the plan calls run.
+void BM_MixPlans(benchmark::State& state) {
   const PlanInput& input = input_for(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
-  Plan plan;
+  const Plan linear = build_linear_plan(input);
+  const Plan leader = build_leader_plan(input);
+  const Plan aggregated = build_aggregated_plan(input);
   for (auto _ : state) {
-    plan = build_linear_plan(input);
-    benchmark::DoNotOptimize(plan.sends.data());
+    MixedPlan mixed =
+        mix_plans({{Variant::kLinear, &linear}, {Variant::kLeader, &leader}, {Variant::kAggregated, &aggregated}},
+                  input.in, input.out.size(), false);
+    benchmark::DoNotOptimize(mixed.plan.sends.data());
   }
-  report(state, input, plan);
+}
+
+// The cost model's rows graph creation computes: every variant of both
+// collectives at every model size.
+void BM_CostRows(benchmark::State& state) {
+  const PlanInput& input = input_for(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+  const std::pair<Variant, Plan> plans[] = {{Variant::kLinear, build_linear_plan(input)},
+                                            {Variant::kLeader, build_leader_plan(input)},
+                                            {Variant::kAggregated, build_aggregated_plan(input)},
+                                            {Variant::kLinear, build_linear_alltoall_plan(input)},
+                                            {Variant::kAggregated, build_aggregated_alltoall_plan(input)}};
+  const MachineModel machine = *builtin_machine("frontier");
+  const int ranks = ranks_on_node(input);
+  for (auto _ : state) {
+    const std::uint64_t per_edge = node_network_blocks(input, Variant::kLinear, false);
+    const std::uint64_t per_source = node_network_blocks(input, Variant::kLeader, false);
+    for (std::size_t i = 0; i < std::size(plans); ++i) {
+      const bool dedup = i < 3 && plans[i].first != Variant::kLinear;
+      const auto row = predict_row_ns(plans[i].second, machine, ranks, dedup ? per_source : per_edge);
+      benchmark::DoNotOptimize(row.data());
+    }
+  }
 }
 
 void Args(benchmark::internal::Benchmark* b) {
   b->ArgNames({"ranks", "moore"});
   for (const int kind : {kRandom, kMoore}) {
-    for (const int ranks : {128, 1024, 8192}) b->Args({ranks, kind});
+    for (const int ranks : {16, 128, 1024, 8192}) b->Args({ranks, kind});
   }
   b->Unit(benchmark::kMicrosecond);
 }
 
-BENCHMARK(BM_LeaderPlan)->Apply(Args);
-BENCHMARK(BM_LinearPlan)->Apply(Args);
+BENCHMARK(BM_Planner<build_leader_plan>)->Name("BM_LeaderPlan")->Apply(Args);
+BENCHMARK(BM_Planner<build_linear_plan>)->Name("BM_LinearPlan")->Apply(Args);
+BENCHMARK(BM_Planner<build_aggregated_plan>)->Name("BM_AggregatedPlan")->Apply(Args);
+BENCHMARK(BM_Planner<build_linear_alltoall_plan>)->Name("BM_LinearAlltoallPlan")->Apply(Args);
+BENCHMARK(BM_Planner<build_aggregated_alltoall_plan>)->Name("BM_AggregatedAlltoallPlan")->Apply(Args);
+BENCHMARK(BM_MixPlans)->Apply(Args);
+BENCHMARK(BM_CostRows)->Apply(Args);
 
 }  // namespace
 

@@ -17,6 +17,7 @@
 
 #include "comm_state.h"
 #include "config.h"
+#include "cost_tables.h"
 #include "graph_setup.h"
 #include "locality.h"
 #include "mpi_check.h"
@@ -119,6 +120,54 @@ bool same_everywhere(MPI_Comm comm, std::vector<std::int64_t> values) {
   return low == values;
 }
 
+std::vector<int> plan_ranks(std::vector<int> list) {
+  for (int& r : list) r = r == MPI_PROC_NULL ? nbrcoll::algos::kNoRank : r;
+  return list;
+}
+
+// What the agreed cost terms must be, recomputed apart from graph setup:
+// each rank's plans from the whole graph (every rank knows it here), the
+// model's per-size rule (predict_call_us) for every variant and size, and
+// the maximum over ranks.
+std::vector<std::int64_t> expected_cost_terms(MPI_Comm comm, const Graph& g, const nbrcoll::GraphInfo& info) {
+  namespace algos = nbrcoll::algos;
+  algos::PlanInput input;
+  input.rank = info.rank;
+  input.in = plan_ranks(g.in[static_cast<std::size_t>(info.rank)]);
+  input.out = plan_ranks(g.out[static_cast<std::size_t>(info.rank)]);
+  input.places = info.places;
+  for (int r = 0; r < info.size; ++r) {
+    if (info.node_of[static_cast<std::size_t>(r)] != info.node_of[static_cast<std::size_t>(info.rank)]) continue;
+    input.node_in.emplace_back(r, plan_ranks(g.in[static_cast<std::size_t>(r)]));
+    input.node_out.emplace_back(r, plan_ranks(g.out[static_cast<std::size_t>(r)]));
+  }
+  const nbrcoll::topo::NodeTopology topology = nbrcoll::topo::load_topology(nbrcoll::config().topo).topology;
+  input.node.devices = topology.devices;
+  input.node.links = topology.links;
+  input.node.hops = topology.hops;
+  using algos::Variant;
+  const std::pair<Variant, algos::Plan> gathers[] = {{Variant::kLinear, algos::build_linear_plan(input)},
+                                                     {Variant::kLeader, algos::build_leader_plan(input)},
+                                                     {Variant::kAggregated, algos::build_aggregated_plan(input)}};
+  const std::pair<Variant, algos::Plan> alltoalls[] = {
+      {Variant::kLinear, algos::build_linear_alltoall_plan(input)},
+      {Variant::kAggregated, algos::build_aggregated_alltoall_plan(input)}};
+  const int ranks = algos::ranks_on_node(input);
+  std::vector<std::int64_t> terms;
+  const auto rows = [&](const auto& plans, bool alltoall) {
+    for (const auto& [v, plan] : plans) {
+      for (const std::uint64_t b : algos::model_sizes()) {
+        const double us = algos::predict_call_us(input, plan, v, alltoall, nbrcoll::machine_model(), ranks, b);
+        terms.push_back(static_cast<std::int64_t>(std::min(us * 1000.0, 9.0e18)));
+      }
+    }
+  };
+  rows(gathers, false);
+  rows(alltoalls, true);
+  MPI_Allreduce(MPI_IN_PLACE, terms.data(), static_cast<int>(terms.size()), MPI_INT64_T, MPI_MAX, comm);
+  return terms;
+}
+
 // Through nbrcoll: the state every rank holds for the new graph.
 void created_state(MPI_Comm comm, const Graph& g) {
   int rank = 0;
@@ -152,6 +201,8 @@ void created_state(MPI_Comm comm, const Graph& g) {
   for (std::size_t i = 0; from_agreed && i < info.gather_model.time_ns[0].size(); ++i)
     from_agreed = info.gather_model.time_ns[0][i] == static_cast<std::uint64_t>(info.agreed_max[i]);
   check(from_agreed, g.name + ": cost tables from the agreed terms");
+  check(expected_cost_terms(comm, g, info) == info.agreed_max,
+        g.name + ": agreed terms are the per-size model's maxima over ranks");
   flat.insert(flat.end(), info.agreed_max.begin(), info.agreed_max.end());
   check(same_everywhere(comm, flat), g.name + ": places, strides and agreed terms equal on every rank");
 
@@ -183,10 +234,6 @@ void node_lists(MPI_Comm comm, const Graph& g) {
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   MPI_Comm graph = create(comm, g, rank, true);
-  auto plan_ranks = [](std::vector<int> list) {
-    for (int& r : list) r = r == MPI_PROC_NULL ? nbrcoll::algos::kNoRank : r;
-    return list;
-  };
   nbrcoll::algos::PlanInput input;
   input.in = plan_ranks(g.in[static_cast<std::size_t>(rank)]);
   input.out = plan_ranks(g.out[static_cast<std::size_t>(rank)]);

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <span>
+
 #include "graphs.h"
 #include "test_support.h"
 
@@ -118,6 +120,45 @@ TEST(CostModel, NodeNetworkBytesCountEdgesOrDistinctSourcesPerRemoteNode) {
   EXPECT_EQ(node_network_bytes(a, Variant::kAggregated, true, 10), 40u);   // alltoall: a block per edge
   EXPECT_EQ(node_network_bytes(b, Variant::kLeader, false, 10), 20u);      // node 1 receives the same
   EXPECT_EQ(ranks_on_node(a), 2);
+}
+
+// The row graph creation computes in one pass equals the per-size rule at
+// every model size, for every variant of both collectives, on graphs with
+// duplicate and self edges and MPI_PROC_NULL.
+TEST(CostModel, RowsEqualThePerSizeRule) {
+  CommGraph g = make_uniform_comm(Model::kFrontier, 3, 4);
+  Rng rng(11);
+  std::vector<Edge> edges = erdos_renyi_edges(g.size(), 0.4, rng);
+  edges.push_back({1, 6});
+  edges.push_back({1, 6});  // a duplicate
+  edges.push_back({5, 5});  // a self edge
+  set_edges(g, edges, &rng, 0.1);
+  const MachineModel m = *builtin_machine("frontier");
+  for (int r = 0; r < g.size(); ++r) {
+    const PlanInput input = make_plan_input(g, r);
+    const std::pair<Variant, Plan> gathers[] = {{Variant::kLinear, build_linear_plan(input)},
+                                                {Variant::kLeader, build_leader_plan(input)},
+                                                {Variant::kAggregated, build_aggregated_plan(input)}};
+    const std::pair<Variant, Plan> alltoalls[] = {{Variant::kLinear, build_linear_alltoall_plan(input)},
+                                                  {Variant::kAggregated, build_aggregated_alltoall_plan(input)}};
+    for (const bool alltoall : {false, true}) {
+      for (const auto& [v, plan] : alltoall ? std::span<const std::pair<Variant, Plan>>(alltoalls)
+                                            : std::span<const std::pair<Variant, Plan>>(gathers)) {
+        const std::vector<std::int64_t> row = predict_row_ns(plan, m, 4, node_network_blocks(input, v, alltoall));
+        ASSERT_EQ(row.size(), kModelSizeCount);
+        for (std::size_t i = 0; i < kModelSizeCount; ++i) {
+          const double us = predict_call_us(input, plan, v, alltoall, m, 4, model_sizes()[i]);
+          EXPECT_EQ(row[i], static_cast<std::int64_t>(us * 1000.0)) << r << " " << variant_name(v) << " " << i;
+        }
+      }
+    }
+  }
+}
+
+TEST(CostModel, OccurrenceNumbersCountEarlierEqualEntries) {
+  EXPECT_EQ(occurrence_numbers({}), std::vector<int>{});
+  EXPECT_EQ(occurrence_numbers({7, 3, 7, -1, 7, 3, -1}), (std::vector<int>{0, 0, 1, 0, 2, 1, 1}));
+  EXPECT_EQ(occurrence_numbers({4, 4, 4, 4}), (std::vector<int>{0, 1, 2, 3}));
 }
 
 CostTable two_rows() {
