@@ -269,8 +269,9 @@ double predict_call_us(const PlanInput& input, const Plan& plan, Variant v, bool
                          node_network_bytes(input, v, alltoall, block_bytes));
 }
 
-std::vector<std::int64_t> predict_row_ns(const Plan& plan, const MachineModel& m, int ranks_on_node,
-                                         std::uint64_t node_blocks) {
+std::vector<std::int64_t> predict_row_ns(const PlanInput& input, const Plan& plan, Variant v, bool alltoall,
+                                         const MachineModel& m, int ranks_on_node) {
+  const std::uint64_t node_blocks = node_network_blocks(input, v, alltoall);  // not per size
   std::vector<std::int64_t> row;
   row.reserve(kModelSizeCount);
   for (const std::uint64_t b : model_sizes()) {

@@ -92,11 +92,10 @@ std::uint64_t node_network_blocks(const PlanInput& input, Variant v, bool alltoa
 double predict_call_us(const PlanInput& input, const Plan& plan, Variant v, bool alltoall, const MachineModel& m,
                        int ranks_on_node, std::uint64_t block_bytes);
 // predict_call_us at every model size, in ns (integers, as the agreement
-// and the cost tables hold them), with node_network_blocks(input, v,
-// alltoall) counted once by the caller (it does not depend on the size, and
-// variants that count alike share it).
-std::vector<std::int64_t> predict_row_ns(const Plan& plan, const MachineModel& m, int ranks_on_node,
-                                         std::uint64_t node_blocks);
+// and the cost tables hold them), in one pass: the node's network blocks
+// do not depend on the size and are counted once.
+std::vector<std::int64_t> predict_row_ns(const PlanInput& input, const Plan& plan, Variant v, bool alltoall,
+                                         const MachineModel& m, int ranks_on_node);
 // The ranks of `input.rank`'s node (from input.places).
 int ranks_on_node(const PlanInput& input);
 

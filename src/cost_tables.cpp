@@ -50,14 +50,9 @@ const algos::Plan& alltoall_plan(const GraphInfo& info, Variant v) {
   return v == Variant::kLinear ? info.alltoall_linear : info.alltoall_aggregated;
 }
 
-// One row per variant: the model's time at every model size. The node's
-// network blocks are counted per kind (per edge, or per source and remote
-// node), not per variant and size.
-void add_rows(const algos::Plan& plan, Variant v, bool alltoall, int ranks_on_node, std::uint64_t per_edge,
-              std::uint64_t per_source, std::vector<std::int64_t>& terms) {
-  const bool dedup = !alltoall && v != Variant::kLinear;
-  const std::vector<std::int64_t> row =
-      algos::predict_row_ns(plan, machine_model(), ranks_on_node, dedup ? per_source : per_edge);
+void add_rows(const algos::PlanInput& input, const algos::Plan& plan, Variant v, bool alltoall, int ranks_on_node,
+              std::vector<std::int64_t>& terms) {
+  const std::vector<std::int64_t> row = algos::predict_row_ns(input, plan, v, alltoall, machine_model(), ranks_on_node);
   terms.insert(terms.end(), row.begin(), row.end());
 }
 
@@ -70,10 +65,8 @@ const algos::MachineModel& machine_model() {
 
 void cost_terms(const GraphInfo& info, const algos::PlanInput& input, std::vector<std::int64_t>& terms) {
   const int ranks = algos::ranks_on_node(input);
-  const std::uint64_t per_edge = algos::node_network_blocks(input, Variant::kLinear, false);
-  const std::uint64_t per_source = algos::node_network_blocks(input, Variant::kLeader, false);
-  for (const Variant v : kGatherRows) add_rows(gather_plan(info, v), v, false, ranks, per_edge, per_source, terms);
-  for (const Variant v : kAlltoallRows) add_rows(alltoall_plan(info, v), v, true, ranks, per_edge, per_source, terms);
+  for (const Variant v : kGatherRows) add_rows(input, gather_plan(info, v), v, false, ranks, terms);
+  for (const Variant v : kAlltoallRows) add_rows(input, alltoall_plan(info, v), v, true, ranks, terms);
 }
 
 void set_cost_tables(GraphInfo& info, const std::int64_t* agreed) {

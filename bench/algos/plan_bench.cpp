@@ -86,11 +86,8 @@ void BM_CostRows(benchmark::State& state) {
   const MachineModel machine = *builtin_machine("frontier");
   const int ranks = ranks_on_node(input);
   for (auto _ : state) {
-    const std::uint64_t per_edge = node_network_blocks(input, Variant::kLinear, false);
-    const std::uint64_t per_source = node_network_blocks(input, Variant::kLeader, false);
     for (std::size_t i = 0; i < std::size(plans); ++i) {
-      const bool dedup = i < 3 && plans[i].first != Variant::kLinear;
-      const auto row = predict_row_ns(plans[i].second, machine, ranks, dedup ? per_source : per_edge);
+      const auto row = predict_row_ns(input, plans[i].second, plans[i].first, i >= 3, machine, ranks);
       benchmark::DoNotOptimize(row.data());
     }
   }

@@ -144,7 +144,7 @@ TEST(CostModel, RowsEqualThePerSizeRule) {
     for (const bool alltoall : {false, true}) {
       for (const auto& [v, plan] : alltoall ? std::span<const std::pair<Variant, Plan>>(alltoalls)
                                             : std::span<const std::pair<Variant, Plan>>(gathers)) {
-        const std::vector<std::int64_t> row = predict_row_ns(plan, m, 4, node_network_blocks(input, v, alltoall));
+        const std::vector<std::int64_t> row = predict_row_ns(input, plan, v, alltoall, m, 4);
         ASSERT_EQ(row.size(), kModelSizeCount);
         for (std::size_t i = 0; i < kModelSizeCount; ++i) {
           const double us = predict_call_us(input, plan, v, alltoall, m, 4, model_sizes()[i]);
