@@ -12,19 +12,35 @@ namespace {
 
 int g_keyval = MPI_KEYVAL_INVALID;
 
+// Completes the idup that makes `own` (every rank started it in the same
+// collective call); starts nothing. A failed idup leaves no communicator.
+void complete_idup(OwnedComm& own) {
+  if (own.pending == MPI_REQUEST_NULL) return;
+  const auto start = std::chrono::steady_clock::now();
+  if (PMPI_Wait(&own.pending, MPI_STATUS_IGNORE) != MPI_SUCCESS) own.comm = MPI_COMM_NULL;
+  if (own.comm != MPI_COMM_NULL) PMPI_Comm_set_errhandler(own.comm, MPI_ERRORS_RETURN);
+  log(LogLevel::kTrace, "private communicator of a duplicate completed, after %.0f us of waiting",
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+}
+
 // MPI_Comm_dup: the duplicate shares the plans and gets its own private
 // communicator, an idup of the original's, completed on its first call.
 int copy_state(MPI_Comm, int, void*, void* attribute_val_in, void* attribute_val_out, int* flag) {
   auto* from = static_cast<CommState*>(attribute_val_in);
   // The duplicate's idup reads the original's private communicator, which
-  // must be complete first (every rank is in this MPI_Comm_dup).
+  // must be complete first, and so must the idup of the original's previous
+  // duplicate (OwnedComm::newest_copy). Every rank is in this MPI_Comm_dup.
   private_comm(*from);
-  auto* copy = new (std::nothrow) CommState{from->info, nullptr, from->own, MPI_REQUEST_NULL, std::make_shared<CallSequence>(), {}};
+  if (from->own) {
+    if (const std::shared_ptr<OwnedComm> previous = from->own->newest_copy.lock()) complete_idup(*previous);
+  }
+  auto* copy = new (std::nothrow) CommState{from->info, nullptr, from->own, std::make_shared<CallSequence>(), {}};
   *flag = 0;
   if (copy == nullptr) return MPI_SUCCESS;
   MPI_Comm dup = MPI_COMM_NULL;
+  MPI_Request pending = MPI_REQUEST_NULL;
   const MPI_Comm base = from->own ? from->own->comm : MPI_COMM_NULL;
-  if (base == MPI_COMM_NULL || PMPI_Comm_idup(base, &dup, &copy->private_pending) != MPI_SUCCESS ||
+  if (base == MPI_COMM_NULL || PMPI_Comm_idup(base, &dup, &pending) != MPI_SUCCESS ||
       (copy->own = std::make_shared<OwnedComm>(dup)) == nullptr) {
     // No state on this rank's duplicate: its calls go to PMPI. Every rank
     // fails alike in practice (the idup is local bookkeeping until completed).
@@ -32,6 +48,8 @@ int copy_state(MPI_Comm, int, void*, void* attribute_val_in, void* attribute_val
     delete copy;
     return MPI_SUCCESS;
   }
+  copy->own->pending = pending;
+  from->own->newest_copy = copy->own;
   *flag = 1;
   *static_cast<void**>(attribute_val_out) = copy;
   return MPI_SUCCESS;
@@ -41,7 +59,7 @@ int delete_state(MPI_Comm, int, void* attribute_val, void*) {
   auto* state = static_cast<CommState*>(attribute_val);
   int finalized = 0;
   PMPI_Finalized(&finalized);
-  if (!finalized && state->private_pending != MPI_REQUEST_NULL) PMPI_Wait(&state->private_pending, MPI_STATUS_IGNORE);
+  if (!finalized && state->own) complete_idup(*state->own);
   delete state;  // frees the private communicators no other state holds
   return MPI_SUCCESS;
 }
@@ -75,24 +93,19 @@ OwnedComm::~OwnedComm() {
   if (comm != MPI_COMM_NULL && !finalized) PMPI_Comm_free(&comm);
 }
 
-int attach_state(MPI_Comm graph_comm, std::shared_ptr<const GraphInfo> info, MPI_Comm private_comm,
-                 MPI_Request pending) {
+int attach_state(MPI_Comm graph_comm, std::shared_ptr<const GraphInfo> info, MPI_Comm private_comm) {
   int rc = ensure_keyval();
   if (rc == MPI_SUCCESS) {
     auto* state = new CommState{};
     state->info = std::move(info);
     state->own = std::make_shared<OwnedComm>(private_comm);
-    state->private_pending = pending;
     state->sequence = std::make_shared<CallSequence>();
-    if (pending == MPI_REQUEST_NULL) PMPI_Comm_set_errhandler(private_comm, MPI_ERRORS_RETURN);
+    PMPI_Comm_set_errhandler(private_comm, MPI_ERRORS_RETURN);
     rc = PMPI_Comm_set_attr(graph_comm, g_keyval, state);
     if (rc == MPI_SUCCESS) return rc;
     state->own->comm = MPI_COMM_NULL;  // freed below
-    state->private_pending = MPI_REQUEST_NULL;
     delete state;
   }
-  // Every rank started the idup: complete it, then free what it made.
-  if (pending != MPI_REQUEST_NULL) PMPI_Wait(&pending, MPI_STATUS_IGNORE);
   if (private_comm != MPI_COMM_NULL) PMPI_Comm_free(&private_comm);
   return rc;
 }
@@ -107,15 +120,7 @@ CommState* find_state(MPI_Comm comm) {
 
 MPI_Comm private_comm(CommState& state) {
   if (!state.own) return MPI_COMM_NULL;
-  if (state.private_pending != MPI_REQUEST_NULL) {
-    // Completes an operation every rank started (graph creation or
-    // MPI_Comm_dup); starts nothing.
-    const auto start = std::chrono::steady_clock::now();
-    if (PMPI_Wait(&state.private_pending, MPI_STATUS_IGNORE) != MPI_SUCCESS) state.own->comm = MPI_COMM_NULL;
-    if (state.own->comm != MPI_COMM_NULL) PMPI_Comm_set_errhandler(state.own->comm, MPI_ERRORS_RETURN);
-    log(LogLevel::kTrace, "private communicator completed on first use, after %.0f us of waiting",
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
-  }
+  complete_idup(*state.own);
   return state.own->comm;
 }
 

@@ -82,17 +82,27 @@ struct CallScratch {
 };
 
 // One per communicator handle. A duplicate shares `info` but gets a private
-// communicator of its own, so two handles never mix messages. Each private
-// communicator is an MPI_Comm_idup that every rank started in the same
-// collective call, and the first call that needs it completes it, so no call
-// starts a communicator-wide operation: graph creation starts an idup of the
-// graph; MPI_Comm_dup starts one of the original's private communicator in
-// its copy callback (every rank runs it, in the same order).
+// communicator of its own, so two handles never mix messages. Graph creation
+// makes the graph's (an idup of the graph, complete when creation returns:
+// graph_setup.cpp says why). MPI_Comm_dup starts an idup of the original's
+// private communicator in its copy callback (every rank runs it, in the same
+// order) and the duplicate's first call completes it, so no call starts a
+// communicator-wide operation; that idup reads a communicator only nbrcoll
+// uses, so the application's own collectives on the duplicate cannot meet it.
 // A private communicator, freed when its last user lets go: a duplicate's
 // idup reads the original's, which must outlive the idup even if the user
 // frees the original first.
 struct OwnedComm {
   MPI_Comm comm = MPI_COMM_NULL;
+  // The idup that makes `comm`, until completed (a duplicate's; its first
+  // call or the next duplicate of the same original completes it).
+  MPI_Request pending = MPI_REQUEST_NULL;
+  // The newest idup read from this communicator. Open MPI 4.1.4 hangs when
+  // two idups of one communicator are pending together (it starts the later
+  // rounds of each from its progress engine, in a different order on
+  // different ranks), so a duplicate's idup starts only once the previous
+  // duplicate's completed.
+  std::weak_ptr<OwnedComm> newest_copy;
   explicit OwnedComm(MPI_Comm c) : comm(c) {}
   OwnedComm(const OwnedComm&) = delete;
   OwnedComm& operator=(const OwnedComm&) = delete;
@@ -101,25 +111,21 @@ struct OwnedComm {
 
 struct CommState {
   std::shared_ptr<const GraphInfo> info;
-  std::shared_ptr<OwnedComm> own;                  // this handle's private communicator
-  std::shared_ptr<OwnedComm> idup_source;          // what our pending idup reads, kept alive with us
-  MPI_Request private_pending = MPI_REQUEST_NULL;  // the idup of a duplicate, not yet completed
-  std::shared_ptr<CallSequence> sequence;          // calls on this handle (persistent requests share it)
+  std::shared_ptr<OwnedComm> own;          // this handle's private communicator
+  std::shared_ptr<OwnedComm> idup_source;  // what our pending idup reads, kept alive with us
+  std::shared_ptr<CallSequence> sequence;  // calls on this handle (persistent requests share it)
   CallScratch scratch;
 };
 
 // Attach freshly built state and its private communicator to `graph_comm`
-// (creates the keyval on first use). `pending`: the idup that makes
-// `private_comm`, completed by the first private_comm() (or when the state is
-// deleted).
-int attach_state(MPI_Comm graph_comm, std::shared_ptr<const GraphInfo> info, MPI_Comm private_comm,
-                 MPI_Request pending);
+// (creates the keyval on first use); frees `private_comm` where it fails.
+int attach_state(MPI_Comm graph_comm, std::shared_ptr<const GraphInfo> info, MPI_Comm private_comm);
 
 // The state of `comm`, or nullptr when nbrcoll holds none (not a graph made
 // through nbrcoll, an intercommunicator, ...).
 CommState* find_state(MPI_Comm comm);
 
-// The private communicator of `state` (completing its idup on first use), or
+// The private communicator of `state` (completing a duplicate's idup on first use), or
 // MPI_COMM_NULL if it could not be made.
 MPI_Comm private_comm(CommState& state);
 

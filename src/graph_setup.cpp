@@ -267,12 +267,15 @@ GraphSetup setup_graph(MPI_Comm graph_comm) {
   GraphSetup setup;
   Stopwatch clock;
   // nbrcoll's own messages travel on a private communicator, an idup of the
-  // graph: started first, so that every MPI call from here on progresses it,
-  // and completed by the first call that needs it (as for a duplicate's, see
-  // comm_state.h). Making a communicator costs about as much as the graph's
-  // own creation, so waiting for it here would double the creation time.
-  // Nothing of ours is attached to the graph yet, so our copy callback does
-  // not run for it.
+  // graph: started first so that the exchanges below progress it, and
+  // completed before this returns. Left pending past creation, it broke the
+  // application's own collectives under Open MPI 4.1.4: its idup starts the
+  // later rounds of its context-id search from the progress engine, so a
+  // nonblocking collective (or MPI_Comm_create) the application started on
+  // the graph meanwhile took a different place in the communicator's
+  // sequence on different ranks: MPI_Ibarrier hung, MPI_Iallreduce returned
+  // wrong sums (tests/mpi/fresh_graph.cpp). Nothing of ours is attached to
+  // the graph yet, so our copy callback does not run for it.
   MPI_Comm own = MPI_COMM_NULL;
   MPI_Request pending = MPI_REQUEST_NULL;
   const bool started = PMPI_Comm_idup(graph_comm, &own, &pending) == MPI_SUCCESS;
@@ -289,11 +292,15 @@ GraphSetup setup_graph(MPI_Comm graph_comm) {
   Agreement agreed;
   agree_on_setup(graph_comm, all_started ? info.get() : nullptr, agreed);
   setup.times.agreement = clock.lap();
+  // Every rank started its idup (the agreement says so): complete it.
+  const bool private_ready = agreed.all_ok && PMPI_Wait(&pending, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+  setup.times.private_wait = clock.lap();
   setup.times.total = clock.since_start();
-  if (!agreed.all_ok) {
+  if (!private_ready) {
     // Where some rank could not start its idup the others' may never
     // complete: they stay pending (MPI cannot cancel them) and nobody waits.
-    if (all_started && PMPI_Wait(&pending, MPI_STATUS_IGNORE) == MPI_SUCCESS && own != MPI_COMM_NULL)
+    if (all_started && (pending == MPI_REQUEST_NULL || PMPI_Wait(&pending, MPI_STATUS_IGNORE) == MPI_SUCCESS) &&
+        own != MPI_COMM_NULL)
       PMPI_Comm_free(&own);
     log(LogLevel::kWarn, "graph setup failed%s; this communicator uses the MPI's own neighbor collectives",
         why.c_str());
@@ -305,12 +312,11 @@ GraphSetup setup_graph(MPI_Comm graph_comm) {
   const SetupTimes& t = setup.times;
   log(LogLevel::kTrace,
       "graph setup (%d ranks, %d nodes) in us: private comm start %.0f, neighbours %.0f, places %.0f, devices %.0f, "
-      "node lists %.0f, plans %.0f, agreement %.0f, total %.0f",
+      "node lists %.0f, plans %.0f, agreement %.0f, private comm wait %.0f, total %.0f",
       info->size, info->nodes, t.private_start, t.neighbours, t.places, t.devices, t.node_lists, t.plans, t.agreement,
-      t.total);
+      t.private_wait, t.total);
   setup.info = std::move(info);
   setup.private_comm = own;
-  setup.private_pending = pending;
   return setup;
 }
 

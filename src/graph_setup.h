@@ -30,15 +30,14 @@ struct SetupTimes {
   double node_lists = 0;     // in- and out-lists among the node's ranks
   double plans = 0;          // plan building
   double agreement = 0;      // the allreduce
+  double private_wait = 0;   // the idup's completion
   double total = 0;
 };
 
 struct GraphSetup {
   std::shared_ptr<GraphInfo> info;  // null on every rank, or set on every rank
-  // The private communicator and its idup, still pending: the first call
-  // that needs it completes it (private_comm() in comm_state.h).
+  // The private communicator, complete.
   MPI_Comm private_comm = MPI_COMM_NULL;
-  MPI_Request private_pending = MPI_REQUEST_NULL;
   SetupTimes times;
 };
 

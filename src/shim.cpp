@@ -55,7 +55,7 @@ void setup(MPI_Comm graph) {
           info.gather_costs.describe().c_str(), info.alltoall_costs.describe().c_str());
     }
   }
-  attach_state(graph, made.info, made.private_comm, made.private_pending);  // frees them where it fails
+  attach_state(graph, made.info, made.private_comm);  // frees it where it fails
 }
 
 bool is_intercomm(MPI_Comm comm) {
