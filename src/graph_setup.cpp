@@ -292,16 +292,14 @@ GraphSetup setup_graph(MPI_Comm graph_comm) {
   Agreement agreed;
   agree_on_setup(graph_comm, all_started ? info.get() : nullptr, agreed);
   setup.times.agreement = clock.lap();
-  // Every rank started its idup (the agreement says so): complete it.
-  const bool private_ready = agreed.all_ok && PMPI_Wait(&pending, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+  // Where every rank started its idup (the places say so), complete it;
+  // otherwise the idups that did start may never complete: they stay
+  // pending (MPI cannot cancel them) and nobody waits.
+  const bool private_made = all_started && PMPI_Wait(&pending, MPI_STATUS_IGNORE) == MPI_SUCCESS;
   setup.times.private_wait = clock.lap();
   setup.times.total = clock.since_start();
-  if (!private_ready) {
-    // Where some rank could not start its idup the others' may never
-    // complete: they stay pending (MPI cannot cancel them) and nobody waits.
-    if (all_started && (pending == MPI_REQUEST_NULL || PMPI_Wait(&pending, MPI_STATUS_IGNORE) == MPI_SUCCESS) &&
-        own != MPI_COMM_NULL)
-      PMPI_Comm_free(&own);
+  if (!agreed.all_ok || !private_made) {
+    if (private_made && own != MPI_COMM_NULL) PMPI_Comm_free(&own);
     log(LogLevel::kWarn, "graph setup failed%s; this communicator uses the MPI's own neighbor collectives",
         why.c_str());
     return setup;
