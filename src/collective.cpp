@@ -214,26 +214,14 @@ void log_device_once(const nbrcoll_device_backend& backend, const CallArgs& args
       backend.name, info.device, bus, mpi_is_gpu_aware(backend) ? "yes" : "no", config().device_ipc ? "on" : "off");
 }
 
-// Tag of the IPC "done reading your memory" acks: above every plan tag.
-// MPI_TAG_UB is fixed for the life of the process, so it is asked once.
-int ipc_ack_tag() {
-  static const int tag = [] {
-    int* tag_ub = nullptr;
-    int flag = 0;
-    PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag);
-    return flag != 0 && tag_ub != nullptr ? *tag_ub : 32767;
-  }();
-  return tag;
-}
-
 // The device side of a blocking allgather(v) in a process with a GPU
 // runtime, from this rank's own buffers. `device` holds the call's device
 // resources where a backend is loaded.
-void route_device_call(const GraphInfo& info, const CallScratch& s, DeviceRouting& routing,
+void route_device_call(const GraphInfo& info, const OwnedComm& own, const CallScratch& s, DeviceRouting& routing,
                        std::optional<DeviceCall>& device) {
   const nbrcoll_device_backend* backend = device_backend();
   routing.process_of = &info.process_of;
-  routing.ack_tag = ipc_ack_tag();
+  routing.ack_tag = own.ack_tag;
   routing.note_shift = info.note_shift();
   routing.ipc = config().device_ipc;
   routing.gpu_aware = backend != nullptr && mpi_is_gpu_aware(*backend);
@@ -389,7 +377,7 @@ int neighbor_collective(const UserCall& c) {
     op.prepare();
     DeviceRouting routing;
     std::optional<DeviceCall> device;
-    if (setup.device) route_device_call(info, s, routing, device);
+    if (setup.device) route_device_call(info, *state->own, s, routing, device);
     op.start(setup.device ? &routing : nullptr);
     drive_to_end(op);
     rc = op.error();

@@ -5,6 +5,8 @@
 #include <new>
 
 #include "log.h"
+#include "shared_comm.h"
+#include "tag_blocks.h"
 
 namespace nbrcoll {
 
@@ -23,10 +25,37 @@ void complete_idup(OwnedComm& own) {
       std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
 }
 
-// MPI_Comm_dup: the duplicate shares the plans and gets its own private
-// communicator, an idup of the original's, completed on its first call.
+// A duplicate of a handle on the shared communicator: the next block of its
+// graph, or none (its calls go to the MPI's own collectives). No MPI call.
+int copy_shared(CommState& from, void* attribute_val_out, int* flag) {
+  const int handle = duplicate_handle(from.own->handle, ++from.own->duplicates);
+  if (handle < 0) {
+    log(LogLevel::kInfo,
+        "no tag block left for this duplicate (%d per graph, %d duplicates per handle): its calls use the MPI's own "
+        "collectives",
+        kHandlesPerGraph, kDupBranching);
+    return MPI_SUCCESS;
+  }
+  auto* copy = new (std::nothrow) CommState{from.info, nullptr, nullptr, std::make_shared<CallSequence>(), {}};
+  if (copy == nullptr) return MPI_SUCCESS;
+  try {
+    copy->own = std::make_shared<OwnedComm>(from.own->serial, handle);
+  } catch (const std::bad_alloc&) {
+    delete copy;
+    return MPI_SUCCESS;
+  }
+  *flag = 1;
+  *static_cast<void**>(attribute_val_out) = copy;
+  return MPI_SUCCESS;
+}
+
+// MPI_Comm_dup: the duplicate shares the plans and gets its own channel: a
+// tag block of the shared communicator, or a private communicator, an idup
+// of the original's, completed on its first call.
 int copy_state(MPI_Comm, int, void*, void* attribute_val_in, void* attribute_val_out, int* flag) {
   auto* from = static_cast<CommState*>(attribute_val_in);
+  *flag = 0;
+  if (from->own && from->own->shared) return copy_shared(*from, attribute_val_out, flag);
   // The duplicate's idup reads the original's private communicator, which
   // must be complete first, and so must the idup of the original's previous
   // duplicate (OwnedComm::newest_copy). Every rank is in this MPI_Comm_dup.
@@ -35,7 +64,6 @@ int copy_state(MPI_Comm, int, void*, void* attribute_val_in, void* attribute_val
     if (const std::shared_ptr<OwnedComm> previous = from->own->newest_copy.lock()) complete_idup(*previous);
   }
   auto* copy = new (std::nothrow) CommState{from->info, nullptr, from->own, std::make_shared<CallSequence>(), {}};
-  *flag = 0;
   if (copy == nullptr) return MPI_SUCCESS;
   MPI_Comm dup = MPI_COMM_NULL;
   MPI_Request pending = MPI_REQUEST_NULL;
@@ -87,27 +115,33 @@ int ensure_keyval() {
 
 }  // namespace
 
+OwnedComm::OwnedComm(MPI_Comm c) : comm(c), ack_tag(static_cast<int>(tag_upper_bound())) {}
+
+OwnedComm::OwnedComm(std::int64_t graph_serial, int handle_index)
+    : comm(shared_comm()),
+      shared(true),
+      serial(graph_serial),
+      handle(handle_index),
+      tag_base(static_cast<int>(tag_block_base(graph_serial, handle_index))),
+      ack_tag(static_cast<int>(tag_block_base(graph_serial, handle_index) + kTagBlock - 1)) {}
+
 OwnedComm::~OwnedComm() {
   int finalized = 0;
   PMPI_Finalized(&finalized);
-  if (comm != MPI_COMM_NULL && !finalized) PMPI_Comm_free(&comm);
+  if (comm != MPI_COMM_NULL && !shared && !finalized) PMPI_Comm_free(&comm);
 }
 
-int attach_state(MPI_Comm graph_comm, std::shared_ptr<const GraphInfo> info, MPI_Comm private_comm) {
-  int rc = ensure_keyval();
-  if (rc == MPI_SUCCESS) {
-    auto* state = new CommState{};
-    state->info = std::move(info);
-    state->own = std::make_shared<OwnedComm>(private_comm);
-    state->sequence = std::make_shared<CallSequence>();
-    PMPI_Comm_set_errhandler(private_comm, MPI_ERRORS_RETURN);
-    rc = PMPI_Comm_set_attr(graph_comm, g_keyval, state);
-    if (rc == MPI_SUCCESS) return rc;
-    state->own->comm = MPI_COMM_NULL;  // freed below
-    delete state;
-  }
-  if (private_comm != MPI_COMM_NULL) PMPI_Comm_free(&private_comm);
-  return rc;
+int attach_state(MPI_Comm graph_comm, std::shared_ptr<const GraphInfo> info, std::shared_ptr<OwnedComm> channel) {
+  const int rc = ensure_keyval();
+  if (rc != MPI_SUCCESS) return rc;
+  auto* state = new CommState{};
+  state->info = std::move(info);
+  state->own = std::move(channel);  // a private communicator goes with the state where this fails
+  state->sequence = std::make_shared<CallSequence>();
+  if (!state->own->shared) PMPI_Comm_set_errhandler(state->own->comm, MPI_ERRORS_RETURN);
+  const int attached = PMPI_Comm_set_attr(graph_comm, g_keyval, state);
+  if (attached != MPI_SUCCESS) delete state;
+  return attached;
 }
 
 CommState* find_state(MPI_Comm comm) {
@@ -122,6 +156,10 @@ MPI_Comm private_comm(CommState& state) {
   if (!state.own) return MPI_COMM_NULL;
   complete_idup(*state.own);
   return state.own->comm;
+}
+
+Channel channel_of(const GraphInfo& info, const OwnedComm& own, int tag_offset) {
+  return Channel{own.comm, own.shared ? &info.process_of : nullptr, own.tag_base + tag_offset};
 }
 
 }  // namespace nbrcoll

@@ -24,7 +24,6 @@ struct GraphInfo {
   std::vector<int> in;                   // in-list as MPI reports it (MPI_PROC_NULL kept)
   std::vector<int> out;                  // out-list as MPI reports it
   bool any_real_out = false;             // an out-neighbour other than MPI_PROC_NULL
-  bool any_proc_null = false;            // anywhere in the communicator (one value on every rank)
   std::vector<int> node_of;              // rank -> node id (dense, 0..nodes-1)
   std::vector<algos::RankPlace> places;  // rank -> (node, device, package), the planners' input
   std::vector<int> process_of;           // rank -> MPI_COMM_WORLD rank: names a process for the IPC caches
@@ -43,8 +42,8 @@ struct GraphInfo {
   algos::CostTable alltoall_model;
   algos::CostTable gather_costs;
   algos::CostTable alltoall_costs;
-  // Tags of call n on the private communicator: (n mod tag_windows) *
-  // tag_stride + plan tag, so calls in flight together never share a tag.
+  // Tags of call n: the handle's tag_base + (n mod tag_windows) * tag_stride
+  // + plan tag, so calls in flight together never share a tag.
   // Notes (Route, processes with a GPU runtime) add note_shift() to a tag.
   int tag_stride = 1;
   int tag_windows = 1;
@@ -81,19 +80,29 @@ struct CallScratch {
   BundleStore bundles;
 };
 
-// One per communicator handle. A duplicate shares `info` but gets a private
-// communicator of its own, so two handles never mix messages. Graph creation
-// makes the graph's (an idup of the graph, complete when creation returns:
-// graph_setup.cpp says why). MPI_Comm_dup starts an idup of the original's
+// One per communicator handle. A duplicate shares `info` but gets a channel
+// of its own, so two handles never mix messages. Where the process-wide
+// communicator exists (shared_comm.h), a handle's channel is its tag block
+// there (tag_blocks.h): graph creation and MPI_Comm_dup make no
+// communicator. Otherwise graph creation makes a private communicator, a
+// duplicate of the graph, and MPI_Comm_dup starts an idup of the original's
 // private communicator in its copy callback (every rank runs it, in the same
-// order) and the duplicate's first call completes it, so no call starts a
+// order) that the duplicate's first call completes, so no call starts a
 // communicator-wide operation; that idup reads a communicator only nbrcoll
 // uses, so the application's own collectives on the duplicate cannot meet it.
-// A private communicator, freed when its last user lets go: a duplicate's
+// A private communicator is freed when its last user lets go: a duplicate's
 // idup reads the original's, which must outlive the idup even if the user
 // frees the original first.
 struct OwnedComm {
   MPI_Comm comm = MPI_COMM_NULL;
+  // The process-wide communicator (not ours to free): `comm` ranks are world
+  // ranks, and this handle's tags start at `tag_base`.
+  bool shared = false;
+  std::int64_t serial = 0;  // shared: the graph's serial
+  int handle = 0;           // shared: this handle's index among the graph's (tag_blocks.h)
+  int duplicates = 0;       // shared: duplicates made of this handle so far
+  int tag_base = 0;
+  int ack_tag = 0;  // the IPC acks' tag: above every plan and note tag of this handle
   // The idup that makes `comm`, until completed (a duplicate's; its first
   // call or the next duplicate of the same original completes it).
   MPI_Request pending = MPI_REQUEST_NULL;
@@ -103,7 +112,8 @@ struct OwnedComm {
   // different ranks), so a duplicate's idup starts only once the previous
   // duplicate's completed.
   std::weak_ptr<OwnedComm> newest_copy;
-  explicit OwnedComm(MPI_Comm c) : comm(c) {}
+  explicit OwnedComm(MPI_Comm c);                          // a private communicator: tag_base 0, ack_tag MPI_TAG_UB
+  OwnedComm(std::int64_t graph_serial, int handle_index);  // handle `handle_index`'s block on the shared one
   OwnedComm(const OwnedComm&) = delete;
   OwnedComm& operator=(const OwnedComm&) = delete;
   ~OwnedComm();
@@ -117,16 +127,20 @@ struct CommState {
   CallScratch scratch;
 };
 
-// Attach freshly built state and its private communicator to `graph_comm`
-// (creates the keyval on first use); frees `private_comm` where it fails.
-int attach_state(MPI_Comm graph_comm, std::shared_ptr<const GraphInfo> info, MPI_Comm private_comm);
+// Attach freshly built state and its channel to `graph_comm` (creates the
+// keyval on first use).
+int attach_state(MPI_Comm graph_comm, std::shared_ptr<const GraphInfo> info, std::shared_ptr<OwnedComm> channel);
 
 // The state of `comm`, or nullptr when nbrcoll holds none (not a graph made
 // through nbrcoll, an intercommunicator, ...).
 CommState* find_state(MPI_Comm comm);
 
-// The private communicator of `state` (completing a duplicate's idup on first use), or
-// MPI_COMM_NULL if it could not be made.
+// The communicator of `state`'s channel (completing a duplicate's idup on
+// first use), or MPI_COMM_NULL if it could not be made.
 MPI_Comm private_comm(CommState& state);
+
+// Where the messages of a call of `state` at `tag_offset` (its window,
+// begin_call) travel.
+Channel channel_of(const GraphInfo& info, const OwnedComm& own, int tag_offset);
 
 }  // namespace nbrcoll

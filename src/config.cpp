@@ -154,6 +154,12 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
     else
       bad(warnings, "NBRCOLL_DEVICE_IPC", *v, "expected 0 or 1; using 1");
   }
+  if (auto v = env("NBRCOLL_SHARED_COMM")) {
+    if (auto b = parse_bool(*v))
+      c.shared_comm = *b;
+    else
+      bad(warnings, "NBRCOLL_SHARED_COMM", *v, "expected 0 or 1; using 1");
+  }
   if (auto v = env("NBRCOLL_GPU_AWARE")) {
     if (lower(*v) == "auto")
       c.gpu_aware.reset();
@@ -185,6 +191,9 @@ const std::vector<EnvVarInfo>& env_vars() {
       {"NBRCOLL_DEVICE_BACKEND", "a plugin path|none", "found next to libnbrcoll",
        "the device backend plugin; none: device buffers go to PMPI"},
       {"NBRCOLL_DEVICE_IPC", "0|1", "1", "device fragments inside a node by IPC copy kernels; 0: by MPI"},
+      {"NBRCOLL_SHARED_COMM", "0|1", "1",
+       "1: every graph's messages travel on one duplicate of MPI_COMM_WORLD made in MPI_Init; 0: a private "
+       "communicator per graph (slower graph creation)"},
       {"NBRCOLL_GPU_AWARE", "auto|0|1", "auto",
        "does the MPI take device buffers? auto asks the MPI (MPIX_Query_*_support)"},
       {"NBRCOLL_ROCM_SMI_LIB", "a library path|none", "librocm_smi64.so[.N]",

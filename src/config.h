@@ -29,6 +29,7 @@ struct Config {
   std::vector<int> device_map;    // NBRCOLL_DEVICE_MAP: local rank -> device
   std::string device_backend;     // NBRCOLL_DEVICE_BACKEND: plugin path, "none", or empty (find it)
   bool device_ipc = true;         // NBRCOLL_DEVICE_IPC=0: device fragments on one node go by MPI too
+  bool shared_comm = true;        // NBRCOLL_SHARED_COMM=0: a private communicator per graph (shared_comm.h)
   std::optional<bool> gpu_aware;  // NBRCOLL_GPU_AWARE=0|1; unset: ask the MPI (MPIX_Query_*_support)
 };
 

@@ -312,15 +312,16 @@ struct Pending {
 class PlanRun {
  public:
   PlanRun(const RunnablePlan& runnable, const CallChoice& choice, const CallLayout& layout, BundleStore& store,
-          MPI_Comm comm, int tag_offset, const DeviceRouting* routing)
+          const Channel& channel, const DeviceRouting* routing)
       : plan_(runnable.mixed.plan),
         runnable_(runnable),
         choice_(choice.variant),
         bundles_(choice.bundles),
         layout_(layout),
         store_(store),
-        comm_(comm),
-        tag_offset_(tag_offset),
+        comm_(channel.comm),
+        channel_(channel),
+        tag_offset_(channel.tag_offset),
         routing_(routing),
         device_(routing != nullptr ? routing->device : nullptr),
         notes_(routing != nullptr) {}
@@ -388,7 +389,8 @@ class PlanRun {
   const CallLayout& layout_;
   BundleStore& store_;
   MPI_Comm comm_;
-  int tag_offset_;  // this call's window of the private communicator's tags
+  Channel channel_;  // comm_, the MPI rank of each plan peer there, and tag_offset_
+  int tag_offset_;   // this handle's tag block and this call's window in it
   const DeviceRouting* routing_;
   DeviceCall* device_;
   bool notes_;  // a process with a GPU runtime: every receive also takes a note (Route)
@@ -496,11 +498,11 @@ void PlanRun::post_recv(std::size_t r) {
   if (recv_staged()) data = device_->staging() + recv_stage_[r];
   const ByteMessage m(broken_ ? 0 : range.size());
   if (notes_) data_request_[r] = requests_.size();
-  note(PMPI_Irecv(data, m.count(), m.type(), recv.peer, recv.tag + tag_offset_, comm_,
+  note(PMPI_Irecv(data, m.count(), m.type(), channel_.rank(recv.peer), recv.tag + tag_offset_, comm_,
                   next_request(Op::kRecv, static_cast<int>(r))));
   if (!notes_) return;
   note_request_[r] = requests_.size();
-  note(PMPI_Irecv(&recv_desc_[r], sizeof(IpcDescriptor), MPI_BYTE, recv.peer,
+  note(PMPI_Irecv(&recv_desc_[r], sizeof(IpcDescriptor), MPI_BYTE, channel_.rank(recv.peer),
                   recv.tag + tag_offset_ + routing_->note_shift, comm_, next_request(Op::kNote, static_cast<int>(r))));
 }
 
@@ -526,7 +528,7 @@ void PlanRun::post_send(std::size_t s) {
   }
   if (route == Route::kMpi || route == Route::kMpiStaged) {
     const ByteMessage m(range.size());
-    note(PMPI_Isend(data, m.count(), m.type(), send.peer, send.tag + tag_offset_, comm_,
+    note(PMPI_Isend(data, m.count(), m.type(), channel_.rank(send.peer), send.tag + tag_offset_, comm_,
                     next_request(Op::kSend, static_cast<int>(s))));
     return;
   }
@@ -550,10 +552,11 @@ void PlanRun::send_note(std::size_t s, Route route, const char* data) {
   if (route == Route::kIpc && ack_posted_[peer] == 0) {
     // The peer reads this rank's memory: this call ends only after its ack.
     ack_posted_[peer] = 1;
-    note(PMPI_Irecv(nullptr, 0, MPI_BYTE, send.peer, routing_->ack_tag, comm_, next_request(Op::kAckRecv, send.peer)));
+    note(PMPI_Irecv(nullptr, 0, MPI_BYTE, channel_.rank(send.peer), routing_->ack_tag, comm_,
+                    next_request(Op::kAckRecv, send.peer)));
   }
-  note(PMPI_Isend(&d, sizeof(IpcDescriptor), MPI_BYTE, send.peer, send.tag + tag_offset_ + routing_->note_shift, comm_,
-                  next_request(Op::kSend, static_cast<int>(s))));
+  note(PMPI_Isend(&d, sizeof(IpcDescriptor), MPI_BYTE, channel_.rank(send.peer),
+                  send.tag + tag_offset_ + routing_->note_shift, comm_, next_request(Op::kSend, static_cast<int>(s))));
 }
 
 // Notes only: receive r's data or note came (`came`). True the first time;
@@ -636,7 +639,8 @@ void PlanRun::on_arrived(std::size_t r) {
   const int peer = plan_.recvs[r].peer;
   const auto p = static_cast<std::size_t>(peer);
   if (--left_from_[p] == 0 && read_from_[p] != 0)
-    note(PMPI_Isend(nullptr, 0, MPI_BYTE, peer, routing_->ack_tag, comm_, next_request(Op::kAckSend, peer)));
+    note(PMPI_Isend(nullptr, 0, MPI_BYTE, channel_.rank(peer), routing_->ack_tag, comm_,
+                    next_request(Op::kAckSend, peer)));
 }
 
 void PlanRun::on_complete(const Pending& p, int error) {
@@ -679,7 +683,7 @@ void PlanRun::post_bundle_recv(std::size_t b) {
   in.size.assign(r.pieces.size(), algos::kAbsentPiece);
   in.offset.assign(r.pieces.size(), 0);
   const ByteMessage m(first);
-  note(PMPI_Irecv(in.data.data(), m.count(), m.type(), r.peer, r.tag + tag_offset_, comm_,
+  note(PMPI_Irecv(in.data.data(), m.count(), m.type(), channel_.rank(r.peer), r.tag + tag_offset_, comm_,
                   next_request(Op::kBundleHead, static_cast<int>(b))));
 }
 
@@ -705,8 +709,8 @@ void PlanRun::on_bundle_head(std::size_t b) {
   }
   in.data.ensure(header + payload, header + prefix);
   const ByteMessage m(payload - prefix);
-  note(PMPI_Irecv(in.data.data() + header + prefix, m.count(), m.type(), r.peer, r.tag + tag_offset_, comm_,
-                  next_request(Op::kBundleRest, static_cast<int>(b))));
+  note(PMPI_Irecv(in.data.data() + header + prefix, m.count(), m.type(), channel_.rank(r.peer), r.tag + tag_offset_,
+                  comm_, next_request(Op::kBundleRest, static_cast<int>(b))));
 }
 
 // A whole bundle is here: its pieces for this rank's slots go there, and
@@ -776,11 +780,11 @@ void PlanRun::post_bundle_send(std::size_t b) {
   const std::uint64_t prefix = algos::bundle_prefix_bytes(n);
   const std::uint64_t first = header + std::min(payload, prefix);
   const ByteMessage head(first);
-  note(PMPI_Isend(out.data(), head.count(), head.type(), s.peer, s.tag + tag_offset_, comm_,
+  note(PMPI_Isend(out.data(), head.count(), head.type(), channel_.rank(s.peer), s.tag + tag_offset_, comm_,
                   next_request(Op::kBundleSend, static_cast<int>(b))));
   if (payload > prefix) {
     const ByteMessage rest(payload - prefix);
-    note(PMPI_Isend(out.data() + first, rest.count(), rest.type(), s.peer, s.tag + tag_offset_, comm_,
+    note(PMPI_Isend(out.data() + first, rest.count(), rest.type(), channel_.rank(s.peer), s.tag + tag_offset_, comm_,
                     next_request(Op::kBundleSend, static_cast<int>(b))));
   }
 }
@@ -900,8 +904,8 @@ bool PlanRun::step(bool block) {
 }  // namespace run_detail
 
 PlanExecution::PlanExecution(const RunnablePlan& plan, const CallChoice& choice, const CallLayout& layout,
-                             BundleStore& bundles, MPI_Comm comm, int tag_offset, const DeviceRouting* device)
-    : run_(std::make_unique<run_detail::PlanRun>(plan, choice, layout, bundles, comm, tag_offset, device)) {}
+                             BundleStore& bundles, const Channel& channel, const DeviceRouting* device)
+    : run_(std::make_unique<run_detail::PlanRun>(plan, choice, layout, bundles, channel, device)) {}
 PlanExecution::~PlanExecution() = default;
 void PlanExecution::start() {
   run_->start();
@@ -914,8 +918,8 @@ int PlanExecution::error() const {
 }
 
 int run_plan(const RunnablePlan& plan, const CallChoice& choice, const CallLayout& layout, BundleStore& bundles,
-             MPI_Comm comm, const DeviceRouting* device) {
-  PlanExecution run(plan, choice, layout, bundles, comm, 0, device);
+             const Channel& channel, const DeviceRouting* device) {
+  PlanExecution run(plan, choice, layout, bundles, channel, device);
   run.start();
   run.step(true);
   return run.error();

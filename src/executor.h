@@ -203,20 +203,31 @@ struct DeviceRouting {
   }
 };
 
+// Where a call's messages travel: a communicator, the rank there of each
+// graph rank, and the shift of every plan tag (the handle's tag block and the
+// call's window in it, comm_state.h).
+struct Channel {
+  MPI_Comm comm = MPI_COMM_NULL;
+  const std::vector<int>* rank_of = nullptr;  // graph rank -> rank in `comm`; nullptr: the same
+  int tag_offset = 0;
+  [[nodiscard]] int rank(int graph_rank) const {
+    return rank_of == nullptr ? graph_rank : (*rank_of)[static_cast<std::size_t>(graph_rank)];
+  }
+};
+
 namespace run_detail {
 class PlanRun;
 }
 
 // One call's run of the chosen variants of a plan, started and then advanced
 // step by step (nonblocking calls) or to the end (blocking ones). Everything
-// it is given must outlive it. `tag_offset` shifts every plan tag: calls that
-// may be in flight together on one communicator use disjoint tag windows.
+// it is given must outlive it (the channel's rank map included).
 // Always completes every posted message, and sends every forward even after
 // an error, so that no peer waits forever.
 class PlanExecution {
  public:
   PlanExecution(const RunnablePlan& plan, const CallChoice& choice, const CallLayout& layout, BundleStore& bundles,
-                MPI_Comm comm, int tag_offset, const DeviceRouting* device = nullptr);
+                const Channel& channel, const DeviceRouting* device = nullptr);
   PlanExecution(const PlanExecution&) = delete;
   PlanExecution& operator=(const PlanExecution&) = delete;
   ~PlanExecution();
@@ -235,6 +246,6 @@ class PlanExecution {
 // is always completed, and every forward is sent even after an error, so
 // that no peer waits forever.
 int run_plan(const RunnablePlan& plan, const CallChoice& choice, const CallLayout& layout, BundleStore& bundles,
-             MPI_Comm comm, const DeviceRouting* device = nullptr);
+             const Channel& channel, const DeviceRouting* device = nullptr);
 
 }  // namespace nbrcoll

@@ -16,6 +16,7 @@
 #include "log.h"
 #include "node_topology.h"
 #include "places.h"
+#include "tag_blocks.h"
 
 namespace nbrcoll {
 
@@ -73,11 +74,44 @@ int read_neighbours(MPI_Comm comm, std::vector<int>& in, std::vector<int>& out) 
 // the smallest MPI_TAG_UB the standard allows.
 constexpr int kNodeListTag = 7411;
 
-long long tag_upper_bound() {
-  int* tag_ub = nullptr;
-  int flag = 0;
-  PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag);
-  return flag != 0 && tag_ub != nullptr ? *tag_ub : 32767;
+// This process's record without its graph's part (degrees, flags).
+OwnPlace own_place() {
+  const topo::NodeTopology& topology = node_topology();
+  OwnPlace own;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &own.world_rank);
+  own.node_key = node_key(own.world_rank, config().ranks_per_node, host_identity());
+  own.devices = topology.devices;
+  own.package = topology.package;
+  own.device_map_hash = hash_device_map(config().device_map);
+  return own;
+}
+
+// Every world rank's record, gathered once in MPI_Init (gather_world_places);
+// empty where it was not.
+std::vector<std::int64_t>& world_places() {
+  static std::vector<std::int64_t> records;
+  return records;
+}
+
+// The world rank of every rank of `comm`, or empty when some process of it
+// is not in MPI_COMM_WORLD (after MPI_Comm_spawn and the like).
+std::vector<int> world_ranks_of(MPI_Comm comm) {
+  MPI_Group group = MPI_GROUP_NULL;
+  MPI_Group world = MPI_GROUP_NULL;
+  int size = 0;
+  std::vector<int> there;
+  if (PMPI_Comm_group(comm, &group) == MPI_SUCCESS && PMPI_Comm_group(MPI_COMM_WORLD, &world) == MPI_SUCCESS &&
+      PMPI_Group_size(group, &size) == MPI_SUCCESS) {
+    std::vector<int> ranks(static_cast<std::size_t>(size));
+    there.resize(ranks.size());
+    for (int r = 0; r < size; ++r) ranks[static_cast<std::size_t>(r)] = r;
+    if (PMPI_Group_translate_ranks(group, size, ranks.data(), world, there.data()) != MPI_SUCCESS ||
+        std::any_of(there.begin(), there.end(), [](int w) { return w == MPI_UNDEFINED; }))
+      there.clear();
+  }
+  if (group != MPI_GROUP_NULL) PMPI_Group_free(&group);
+  if (world != MPI_GROUP_NULL) PMPI_Group_free(&world);
+  return there;
 }
 
 // Wall-clock steps in microseconds.
@@ -125,54 +159,53 @@ void build_plans(algos::PlanInput& input, GraphInfo& info) {
   cost_terms(info, input, info.agreed_max);
   // Calls in flight together use disjoint tag windows; the notes of calls in
   // processes with a GPU runtime use as many tags again, above the windows;
-  // the IPC acks use MPI_TAG_UB itself, so all of them lie below it.
+  // the IPC acks the last tag of the handle's block (tag_blocks.h), or
+  // MPI_TAG_UB itself on a private communicator.
   const long long stride = 1 + std::max(algos::largest_tag(info.plan.mixed), algos::largest_tag(info.alltoall.mixed));
   if (2 * stride >= tag_upper_bound()) throw std::runtime_error("plan tags exceed MPI_TAG_UB");
   info.tag_stride = static_cast<int>(stride);  // this rank's; set_tag_windows() makes it common
 }
 
 // Everything up to the agreement. Every rank makes the same collective calls
-// whatever fails locally: the places say which ranks failed before them, and
-// then every rank skips the node-list exchange alike. `private_started`: this
-// rank's idup started (the places tell whether every rank's did).
-int build_graph_info(MPI_Comm graph_comm, bool private_started, std::shared_ptr<GraphInfo>& out,
-                     bool& all_private_started, SetupTimes& times, Stopwatch& clock) {
-  all_private_started = false;
+// whatever fails locally: the places (exchanged) or the node-list messages
+// (cached places) say which ranks failed, and every rank acts alike.
+// `in_world`: every process of the graph is in MPI_COMM_WORLD.
+int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool& in_world, SetupTimes& times,
+                     Stopwatch& clock) {
   auto info = std::make_shared<GraphInfo>();
   PMPI_Comm_rank(graph_comm, &info->rank);
   PMPI_Comm_size(graph_comm, &info->size);
   const topo::NodeTopology& topology = node_topology();
   info->topo_source = topology.source;
-
-  OwnPlace own;
-  PMPI_Comm_rank(MPI_COMM_WORLD, &own.world_rank);
-  own.node_key = node_key(own.world_rank, config().ranks_per_node, host_identity());
-  own.devices = topology.devices;
-  own.package = topology.package;
-  own.device_map_hash = hash_device_map(config().device_map);
+  OwnPlace own = own_place();
   int rc = read_neighbours(graph_comm, info->in, info->out);
   // The node peers receive both lists in one message of at most INT_MAX entries.
-  own.failed = rc != MPI_SUCCESS || info->in.size() + info->out.size() > static_cast<std::size_t>(INT_MAX);
+  own.failed = rc != MPI_SUCCESS || info->in.size() + info->out.size() > static_cast<std::size_t>(INT_MAX) - 1;
   if (!own.failed) {
     own.indegree = static_cast<int>(info->in.size());
     own.outdegree = static_cast<int>(info->out.size());
-    own.has_proc_null = std::count(info->in.begin(), info->in.end(), MPI_PROC_NULL) +
-                            std::count(info->out.begin(), info->out.end(), MPI_PROC_NULL) >
-                        0;
   }
-  own.private_started = private_started;
-  std::int64_t record[kPlaceWords];
-  encode_place(own, record);
   times.neighbours = clock.lap();
 
-  // The one exchange over the whole communicator: where every rank lives.
+  // Where every rank lives: from the records MPI_Init gathered, when every
+  // process of the graph is in MPI_COMM_WORLD (the same answer on every
+  // rank); otherwise by the one exchange over the whole graph. The cached
+  // records carry no degrees or failures: the node-list messages say those.
   std::vector<std::int64_t> records(kPlaceWords * static_cast<std::size_t>(info->size));
-  const int gathered =
-      PMPI_Allgather(record, kPlaceWords, MPI_INT64_T, records.data(), kPlaceWords, MPI_INT64_T, graph_comm);
+  const std::vector<int> world = world_ranks_of(graph_comm);
+  in_world = !world.empty();
+  if (in_world && !world_places().empty()) {
+    for (std::size_t r = 0; r < world.size(); ++r)
+      std::copy_n(&world_places()[kPlaceWords * static_cast<std::size_t>(world[r])], kPlaceWords,
+                  &records[kPlaceWords * r]);
+  } else {
+    std::int64_t record[kPlaceWords];
+    encode_place(own, record);
+    rc = PMPI_Allgather(record, kPlaceWords, MPI_INT64_T, records.data(), kPlaceWords, MPI_INT64_T, graph_comm);
+    if (rc != MPI_SUCCESS) return rc;
+  }
   times.places = clock.lap();
-  if (gathered != MPI_SUCCESS) return gathered;
   DecodedPlaces decoded = decode_places(records.data(), info->size, config().device_map);
-  all_private_started = decoded.all_private_started;
   if (decoded.any_failed) return MPI_ERR_OTHER;  // every rank sees it: none exchanges more
   if (!decoded.derived) {
     // A node with more devices than a record holds, or ranks with different
@@ -192,7 +225,6 @@ int build_graph_info(MPI_Comm graph_comm, bool private_started, std::shared_ptr<
   }
   info->nodes = decoded.nodes;
   info->any_real_out = std::any_of(info->out.begin(), info->out.end(), [](int d) { return d != MPI_PROC_NULL; });
-  info->any_proc_null = decoded.any_proc_null;
   info->process_of = std::move(decoded.process_of);
   info->places = decoded.places;
   for (const algos::RankPlace& p : info->places) info->node_of.push_back(p.node);
@@ -201,9 +233,9 @@ int build_graph_info(MPI_Comm graph_comm, bool private_started, std::shared_ptr<
   input.rank = info->rank;
   std::transform(info->in.begin(), info->in.end(), std::back_inserter(input.in), to_plan_rank);
   std::transform(info->out.begin(), info->out.end(), std::back_inserter(input.out), to_plan_rank);
-  rc = exchange_node_lists(graph_comm, info->rank, decoded, input);
+  rc = exchange_node_lists(graph_comm, info->rank, decoded, input, own.failed);
   times.node_lists = clock.lap();
-  if (rc != MPI_SUCCESS) return rc;
+  if (rc != MPI_SUCCESS || own.failed) return rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER;
   input.places = std::move(decoded.places);
   build_plans(input, *info);
   times.plans = clock.lap();
@@ -213,35 +245,44 @@ int build_graph_info(MPI_Comm graph_comm, bool private_started, std::shared_ptr<
 
 }  // namespace
 
-int exchange_node_lists(MPI_Comm comm, int rank, const DecodedPlaces& places, algos::PlanInput& input) {
+int exchange_node_lists(MPI_Comm comm, int rank, const DecodedPlaces& places, algos::PlanInput& input, bool failed) {
   const std::vector<int> peers = node_peers(places, rank);
-  std::vector<int> mine(input.in);
-  mine.insert(mine.end(), input.out.begin(), input.out.end());
-  std::vector<std::vector<int>> lists(peers.size());
-  std::vector<MPI_Request> requests;
-  requests.reserve(2 * peers.size());
+  // [indegree (-1: this rank failed), in-list, out-list]
+  std::vector<int> mine{failed ? -1 : static_cast<int>(input.in.size())};
+  if (!failed) {
+    mine.insert(mine.end(), input.in.begin(), input.in.end());
+    mine.insert(mine.end(), input.out.begin(), input.out.end());
+  }
+  std::vector<MPI_Request> sends(peers.size(), MPI_REQUEST_NULL);
   int rc = MPI_SUCCESS;
+  for (std::size_t i = 0; i < peers.size() && rc == MPI_SUCCESS; ++i)
+    rc = PMPI_Isend(mine.data(), static_cast<int>(mine.size()), MPI_INT, peers[i], kNodeListTag, comm, &sends[i]);
+  // Each peer's message, whatever its length: matched by a probe, then received.
+  std::vector<std::vector<int>> lists(peers.size());
+  bool peer_failed = false;
   for (std::size_t i = 0; i < peers.size() && rc == MPI_SUCCESS; ++i) {
-    const auto p = static_cast<std::size_t>(peers[i]);
-    lists[i].resize(static_cast<std::size_t>(places.indegree[p]) + static_cast<std::size_t>(places.outdegree[p]));
-    requests.emplace_back();
-    rc = PMPI_Irecv(lists[i].data(), static_cast<int>(lists[i].size()), MPI_INT, peers[i], kNodeListTag, comm,
-                    &requests.back());
+    MPI_Message message = MPI_MESSAGE_NULL;
+    MPI_Status status;
+    int count = 0;
+    rc = PMPI_Mprobe(peers[i], kNodeListTag, comm, &message, &status);
+    if (rc == MPI_SUCCESS) rc = PMPI_Get_count(&status, MPI_INT, &count);
+    if (rc != MPI_SUCCESS) break;
+    lists[i].resize(static_cast<std::size_t>(std::max(count, 1)));
+    rc = PMPI_Mrecv(lists[i].data(), count, MPI_INT, &message, MPI_STATUS_IGNORE);
+    const int indegree = count > 0 ? lists[i][0] : -1;
+    peer_failed = peer_failed || indegree < 0 || indegree > count - 1;
   }
-  for (std::size_t i = 0; i < peers.size() && rc == MPI_SUCCESS; ++i) {
-    requests.emplace_back();
-    rc =
-        PMPI_Isend(mine.data(), static_cast<int>(mine.size()), MPI_INT, peers[i], kNodeListTag, comm, &requests.back());
-  }
-  const int wait = PMPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  const int wait = PMPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
   if (rc != MPI_SUCCESS || wait != MPI_SUCCESS) return rc != MPI_SUCCESS ? rc : wait;
+  if (peer_failed) return MPI_ERR_OTHER;  // the agreement fails every rank
   input.node_in.clear();
   input.node_out.clear();
   input.node_in.emplace_back(rank, input.in);
   input.node_out.emplace_back(rank, input.out);
   for (std::size_t i = 0; i < peers.size(); ++i) {
-    const auto split = lists[i].begin() + places.indegree[static_cast<std::size_t>(peers[i])];
-    input.node_in.emplace_back(peers[i], std::vector<int>(lists[i].begin(), split));
+    const auto first = lists[i].begin() + 1;
+    const auto split = first + lists[i][0];
+    input.node_in.emplace_back(peers[i], std::vector<int>(first, split));
     input.node_out.emplace_back(peers[i], std::vector<int>(split, lists[i].end()));
   }
   std::sort(input.node_in.begin(), input.node_in.end());
@@ -249,79 +290,115 @@ int exchange_node_lists(MPI_Comm comm, int rank, const DecodedPlaces& places, al
   return MPI_SUCCESS;
 }
 
-int agree_on_setup(MPI_Comm comm, const GraphInfo* mine, Agreement& out) {
-  std::vector<std::int64_t> terms(2 + kAgreedTerms, 0);
-  terms[0] = mine == nullptr ? 1 : 0;
-  terms[1] = mine == nullptr ? 1 : mine->tag_stride;
+int agree_on_setup(MPI_Comm comm, const GraphInfo* mine, Agreement& out, const ChannelBid& bid) {
+  enum Term { kFailed, kStride, kNotShared, kSerial, kFirstAgreed };
+  std::vector<std::int64_t> terms(kFirstAgreed + kAgreedTerms, 0);
+  terms[kFailed] = mine == nullptr ? 1 : 0;
+  terms[kStride] = mine == nullptr ? 1 : mine->tag_stride;
+  terms[kNotShared] = bid.shared ? 0 : 1;
+  terms[kSerial] = bid.serial;
   if (mine != nullptr)
     std::copy_n(mine->agreed_max.begin(), std::min<std::size_t>(mine->agreed_max.size(), kAgreedTerms),
-                terms.begin() + 2);
+                terms.begin() + kFirstAgreed);
   const int rc = PMPI_Allreduce(MPI_IN_PLACE, terms.data(), static_cast<int>(terms.size()), MPI_INT64_T, MPI_MAX, comm);
-  out.all_ok = rc == MPI_SUCCESS && terms[0] == 0 && terms[1] > 0 && terms[1] <= INT_MAX;
-  out.tag_stride = out.all_ok ? static_cast<int>(terms[1]) : 1;
-  out.agreed_max.assign(terms.begin() + 2, terms.end());
+  out.all_ok = rc == MPI_SUCCESS && terms[kFailed] == 0 && terms[kStride] > 0 && terms[kStride] <= INT_MAX;
+  out.tag_stride = out.all_ok ? static_cast<int>(terms[kStride]) : 1;
+  out.shared = out.all_ok && terms[kNotShared] == 0;
+  out.serial = terms[kSerial];
+  out.agreed_max.assign(terms.begin() + kFirstAgreed, terms.end());
   return rc;
 }
+
+namespace {
+
+// What this rank bids towards the graph's channel (shared_comm.h): the
+// shared communicator if it has one that reaches every rank, no other
+// creation is in progress here, a serial is left and this rank's tags fit
+// a block.
+ChannelBid bid_for_channel(const GraphInfo* info, bool in_world, const SerialClaim& claim) {
+  ChannelBid bid;
+  bid.serial = claim.proposal();
+  bid.shared = shared_comm() != MPI_COMM_NULL && in_world && claim.alone() && info != nullptr &&
+               claim.proposal() < graph_serials(tag_upper_bound()) &&
+               tag_windows_within(kTagBlock, info->tag_stride, kMaxTagWindows) > 0;
+  return bid;
+}
+
+// The graph's channel once every rank agreed: a block of the shared
+// communicator, or a private communicator made now (every rank takes the
+// same branch; MPI_Comm_dup is collective over the graph). Null where the
+// duplicate fails.
+std::shared_ptr<OwnedComm> make_channel(MPI_Comm graph_comm, const Agreement& agreed) {
+  if (agreed.shared) return std::make_shared<OwnedComm>(agreed.serial, 0);
+  MPI_Comm own = MPI_COMM_NULL;
+  if (PMPI_Comm_dup(graph_comm, &own) != MPI_SUCCESS) return nullptr;
+  return std::make_shared<OwnedComm>(own);
+}
+
+}  // namespace
 
 GraphSetup setup_graph(MPI_Comm graph_comm) {
   GraphSetup setup;
   Stopwatch clock;
-  // nbrcoll's own messages travel on a private communicator, an idup of the
-  // graph: started first so that the exchanges below progress it, and
-  // completed before this returns. Left pending past creation, it broke the
-  // application's own collectives under Open MPI 4.1.4: its idup starts the
-  // later rounds of its context-id search from the progress engine, so a
-  // nonblocking collective (or MPI_Comm_create) the application started on
-  // the graph meanwhile took a different place in the communicator's
-  // sequence on different ranks: MPI_Ibarrier hung, MPI_Iallreduce returned
-  // wrong sums (tests/mpi/fresh_graph.cpp). Nothing of ours is attached to
-  // the graph yet, so our copy callback does not run for it.
-  MPI_Comm own = MPI_COMM_NULL;
-  MPI_Request pending = MPI_REQUEST_NULL;
-  const bool started = PMPI_Comm_idup(graph_comm, &own, &pending) == MPI_SUCCESS;
-  setup.times.private_start = clock.lap();
   std::shared_ptr<GraphInfo> info;
-  bool all_started = false;
+  bool in_world = false;
   std::string why;
   try {
-    if (build_graph_info(graph_comm, started, info, all_started, setup.times, clock) != MPI_SUCCESS) info.reset();
+    if (build_graph_info(graph_comm, info, in_world, setup.times, clock) != MPI_SUCCESS) info.reset();
   } catch (const std::exception& e) {
     why = std::string(": ") + e.what();
     info.reset();
   }
   Agreement agreed;
-  agree_on_setup(graph_comm, all_started ? info.get() : nullptr, agreed);
+  {
+    SerialClaim claim;
+    const int rc = agree_on_setup(graph_comm, info.get(), agreed, bid_for_channel(info.get(), in_world, claim));
+    if (rc == MPI_SUCCESS) claim.settle(agreed.serial);
+  }
   setup.times.agreement = clock.lap();
-  // Where every rank started its idup (the places say so), complete it;
-  // otherwise the idups that did start may never complete: they stay
-  // pending (MPI cannot cancel them) and nobody waits.
-  const bool private_made = all_started && PMPI_Wait(&pending, MPI_STATUS_IGNORE) == MPI_SUCCESS;
-  setup.times.private_wait = clock.lap();
+  // Nothing of nbrcoll's is left in flight on the graph when this returns:
+  // a private communicator is made here, blocking. (An idup left pending
+  // past creation broke the application's own collectives under Open MPI
+  // 4.1.4, which starts the later rounds of an idup's context-id search from
+  // its progress engine: tests/mpi/fresh_graph.cpp.)
+  std::shared_ptr<OwnedComm> channel = agreed.all_ok ? make_channel(graph_comm, agreed) : nullptr;
+  setup.times.private_dup = clock.lap();
   setup.times.total = clock.since_start();
-  if (!agreed.all_ok || !private_made) {
-    if (private_made && own != MPI_COMM_NULL) PMPI_Comm_free(&own);
+  if (!channel) {
     log(LogLevel::kWarn, "graph setup failed%s; this communicator uses the MPI's own neighbor collectives",
         why.c_str());
     return setup;
   }
-  set_tag_windows(*info, agreed.tag_stride);
+  set_tag_windows(*info, agreed.tag_stride, agreed.shared ? kTagBlock : tag_upper_bound());
   info->agreed_max = std::move(agreed.agreed_max);
   set_cost_tables(*info, info->agreed_max.data());
   const SetupTimes& t = setup.times;
   log(LogLevel::kTrace,
-      "graph setup (%d ranks, %d nodes) in us: private comm start %.0f, neighbours %.0f, places %.0f, devices %.0f, "
-      "node lists %.0f, plans %.0f, agreement %.0f, private comm wait %.0f, total %.0f",
-      info->size, info->nodes, t.private_start, t.neighbours, t.places, t.devices, t.node_lists, t.plans, t.agreement,
-      t.private_wait, t.total);
+      "graph setup (%d ranks, %d nodes, %s) in us: neighbours %.0f, places %.0f, devices %.0f, node lists %.0f, "
+      "plans %.0f, agreement %.0f, private comm %.0f, total %.0f",
+      info->size, info->nodes, agreed.shared ? "shared communicator" : "private communicator", t.neighbours, t.places,
+      t.devices, t.node_lists, t.plans, t.agreement, t.private_dup, t.total);
   setup.info = std::move(info);
-  setup.private_comm = own;
+  setup.channel = std::move(channel);
   return setup;
 }
 
-void set_tag_windows(GraphInfo& info, int common_stride) {
+void gather_world_places() {
+  const MPI_Comm shared = shared_comm();
+  if (shared == MPI_COMM_NULL) return;
+  int size = 0;
+  PMPI_Comm_size(shared, &size);
+  std::int64_t record[kPlaceWords];
+  encode_place(own_place(), record);
+  std::vector<std::int64_t> records(kPlaceWords * static_cast<std::size_t>(size));
+  // Collective over MPI_COMM_WORLD, like the duplicate before it.
+  if (PMPI_Allgather(record, kPlaceWords, MPI_INT64_T, records.data(), kPlaceWords, MPI_INT64_T, shared) == MPI_SUCCESS)
+    world_places() = std::move(records);
+}
+
+void set_tag_windows(GraphInfo& info, int common_stride, long long tags) {
   info.tag_stride = common_stride;
-  info.tag_windows =
-      static_cast<int>(std::clamp<long long>((tag_upper_bound() - 1) / (2LL * common_stride), 1, kMaxTagWindows));
+  info.tag_windows = tag_windows_within(tags, common_stride, kMaxTagWindows);
 }
 
 }  // namespace nbrcoll

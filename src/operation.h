@@ -45,7 +45,7 @@ class Operation {
   std::shared_ptr<const GraphInfo> info_;  // keeps `plan_` alive
   const RunnablePlan& plan_;
   std::shared_ptr<OwnedComm> comm_;  // the private communicator outlives a freed user handle
-  int tag_offset_;
+  int tag_offset_;                   // this call's tag window
   std::unique_ptr<CallScratch> owned_;
   CallScratch* scratch_;
   std::optional<PlanExecution> run_;

@@ -19,7 +19,6 @@ enum Word { kKey, kRankDevicesFlags, kDegrees, kPackages, kMapHash };
 constexpr std::uint64_t kHasNull = 1;
 constexpr std::uint64_t kFailed = 2;
 constexpr std::uint64_t kPacked = 4;
-constexpr std::uint64_t kNoPrivate = 8;
 
 std::uint64_t low32(int v) {
   return static_cast<std::uint32_t>(v);
@@ -45,8 +44,8 @@ bool pack_packages(int devices, const std::vector<int>& package, std::uint64_t& 
 void encode_place(const OwnPlace& place, std::int64_t words[kPlaceWords]) {
   std::uint64_t packages = 0;
   const bool packed = pack_packages(place.devices, place.package, packages);
-  const std::uint64_t flags = (place.has_proc_null ? kHasNull : 0) | (place.failed ? kFailed : 0) |
-                              (packed ? kPacked : 0) | (place.private_started ? 0 : kNoPrivate);
+  const std::uint64_t flags =
+      (place.has_proc_null ? kHasNull : 0) | (place.failed ? kFailed : 0) | (packed ? kPacked : 0);
   const auto devices = static_cast<std::uint64_t>(std::clamp(place.devices, 0, 0xffff));
   words[kKey] = static_cast<std::int64_t>(place.node_key);
   words[kRankDevicesFlags] = static_cast<std::int64_t>(low32(place.world_rank) | devices << 32 | flags << 48);
@@ -92,8 +91,7 @@ DecodedPlaces decode_places(const std::int64_t* words, int size, const std::vect
   for (std::size_t r = 0; r < n; ++r) {
     const auto* w = reinterpret_cast<const std::uint64_t*>(words + kPlaceWords * r);
     const std::uint64_t flags = w[kRankDevicesFlags] >> 48;
-    d.all_private_started = d.all_private_started && (flags & kNoPrivate) == 0;
-    d.any_failed = d.any_failed || (flags & (kFailed | kNoPrivate)) != 0;
+    d.any_failed = d.any_failed || (flags & kFailed) != 0;
     d.any_proc_null = d.any_proc_null || (flags & kHasNull) != 0;
     d.process_of[r] = from_low32(w[kRankDevicesFlags]);
     d.indegree[r] = from_low32(w[kDegrees]);

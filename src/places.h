@@ -33,9 +33,8 @@ struct OwnPlace {
   int indegree = 0;   // neighbour list lengths: node peers size their
   int outdegree = 0;  // receives of each other's lists from them
   bool has_proc_null = false;
-  bool failed = false;          // could not read its neighbours: every rank gives up
-  bool private_started = true;  // its MPI_Comm_idup of the graph started
-  int devices = 1;              // this node's topology
+  bool failed = false;  // could not read its neighbours: every rank gives up
+  int devices = 1;      // this node's topology
   std::vector<int> package;
   std::uint64_t device_map_hash = 0;
 };
@@ -52,8 +51,7 @@ std::uint64_t hash_bytes(const void* data, std::size_t size, std::uint64_t seed 
 std::uint64_t hash_device_map(const std::vector<int>& device_map);
 
 struct DecodedPlaces {
-  bool any_failed = false;  // a rank failed or did not start its idup
-  bool all_private_started = true;
+  bool any_failed = false;  // a rank could not read its neighbours
   bool any_proc_null = false;
   // Every device and package was worked out from the records (every node's
   // package table fits, every rank has the same device map). Otherwise

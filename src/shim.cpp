@@ -15,6 +15,7 @@
 #include "graph_setup.h"
 #include "log.h"
 #include "plan_summary.h"
+#include "shared_comm.h"
 #include "version.h"
 
 namespace {
@@ -55,7 +56,14 @@ void setup(MPI_Comm graph) {
           info.gather_costs.describe().c_str(), info.alltoall_costs.describe().c_str());
     }
   }
-  attach_state(graph, made.info, made.private_comm);  // frees it where it fails
+  attach_state(graph, made.info, made.channel);
+}
+
+// After the MPI's own initialisation: nbrcoll's process-wide communicator and
+// every world rank's place (shared_comm.h, graph_setup.h).
+void initialise() {
+  nbrcoll::open_shared_comm();
+  nbrcoll::gather_world_places();
 }
 
 bool is_intercomm(MPI_Comm comm) {
@@ -66,6 +74,20 @@ bool is_intercomm(MPI_Comm comm) {
 }  // namespace
 
 extern "C" {
+
+// Initialisation: the MPI's own, then nbrcoll's process-wide communicator
+// (shared_comm.h), while every world rank is here anyway.
+int MPI_Init(int* argc, char*** argv) {
+  const int rc = PMPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS) initialise();
+  return rc;
+}
+
+int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  const int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS) initialise();
+  return rc;
+}
 
 int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[],
                                    int outdegree, const int destinations[], const int destweights[], MPI_Info info,

@@ -23,6 +23,8 @@
 #include "mpi_check.h"
 #include "node_topology.h"
 #include "places.h"
+#include "shared_comm.h"
+#include "tag_blocks.h"
 #include "test_graphs.h"
 
 namespace {
@@ -59,6 +61,15 @@ void agreement() {
   // The last rank failed: nobody succeeds.
   nbrcoll::agree_on_setup(MPI_COMM_WORLD, g_rank == g_size - 1 ? nullptr : &mine, got);
   check(!got.all_ok, "agreement: one failing rank fails all");
+  // The channel: the shared communicator only if every rank bids for it;
+  // the serial is the largest proposal either way.
+  nbrcoll::agree_on_setup(MPI_COMM_WORLD, &mine, got, {true, 10 + 3 * g_rank});
+  check(got.all_ok && got.shared && got.serial == 10 + 3 * (g_size - 1),
+        "agreement: every rank bids: shared, largest serial");
+  nbrcoll::agree_on_setup(MPI_COMM_WORLD, &mine, got, {g_rank != 0, 50 - g_rank});
+  check(got.all_ok && !got.shared && got.serial == 50, "agreement: one rank cannot: not shared");
+  nbrcoll::agree_on_setup(MPI_COMM_WORLD, g_rank == 1 % g_size ? nullptr : &mine, got, {true, 1});
+  check(!got.all_ok && !got.shared, "agreement: a failing rank: not shared either");
 }
 
 // Every rank's (node, device, package) as the node split gave them: a node
@@ -206,13 +217,29 @@ void created_state(MPI_Comm comm, const Graph& g) {
   flat.insert(flat.end(), info.agreed_max.begin(), info.agreed_max.end());
   check(same_everywhere(comm, flat), g.name + ": places, strides and agreed terms equal on every rank");
 
-  // The private communicator: the graph's idup, pending until first use.
-  const MPI_Comm own = nbrcoll::private_comm(*state);
-  int congruent = MPI_UNEQUAL;
-  if (own != MPI_COMM_NULL) MPI_Comm_compare(own, graph, &congruent);
-  check(own != MPI_COMM_NULL && congruent == MPI_CONGRUENT, g.name + ": private communicator congruent to the graph");
-  check(own == MPI_COMM_NULL || nbrcoll::find_state(own) == nullptr, g.name + ": no nbrcoll state on it");
-  check(own != graph, g.name + ": private communicator is not the graph");
+  // The channel: a tag block of the shared communicator (the same serial
+  // on every rank), or, with NBRCOLL_SHARED_COMM=0, a private communicator
+  // congruent to the graph.
+  const nbrcoll::OwnedComm& own = *state->own;
+  const bool want_shared = nbrcoll::config().shared_comm;
+  check(own.shared == want_shared && (own.comm == nbrcoll::shared_comm()) == want_shared,
+        g.name + ": the channel is " + (want_shared ? "the shared communicator" : "a private communicator"));
+  check(same_everywhere(comm, {own.shared ? 1 : 0, own.serial, own.tag_base, own.ack_tag}),
+        g.name + ": the same serial and tag block on every rank");
+  if (own.shared) {
+    check(own.handle == 0 && own.tag_base == nbrcoll::tag_block_base(own.serial, 0) &&
+              own.ack_tag == own.tag_base + nbrcoll::kTagBlock - 1,
+          g.name + ": the graph takes handle 0 of its serial's blocks");
+    const long long used = 2LL * info.tag_stride * info.tag_windows;
+    check(info.tag_windows >= 1 && used < nbrcoll::kTagBlock, g.name + ": windows and notes fit the block");
+  } else {
+    int congruent = MPI_UNEQUAL;
+    if (own.comm != MPI_COMM_NULL) MPI_Comm_compare(own.comm, graph, &congruent);
+    check(own.comm != MPI_COMM_NULL && congruent == MPI_CONGRUENT,
+          g.name + ": private communicator congruent to the graph");
+    check(own.comm == MPI_COMM_NULL || nbrcoll::find_state(own.comm) == nullptr, g.name + ": no nbrcoll state on it");
+    check(own.comm != graph, g.name + ": private communicator is not the graph");
+  }
 
   MPI_Comm dup = MPI_COMM_NULL;
   MPI_Comm_dup(graph, &dup);
@@ -220,7 +247,14 @@ void created_state(MPI_Comm comm, const Graph& g) {
   check(dup_state != nullptr && dup_state->info == state->info, g.name + ": a duplicate shares the plans");
   if (dup_state != nullptr) {
     const MPI_Comm dup_own = nbrcoll::private_comm(*dup_state);
-    check(dup_own != MPI_COMM_NULL && dup_own != own, g.name + ": a duplicate's own private communicator");
+    const nbrcoll::OwnedComm& d = *dup_state->own;
+    if (want_shared) {
+      check(dup_own == own.comm && d.shared && d.serial == own.serial && d.handle == 1 &&
+                d.tag_base == nbrcoll::tag_block_base(own.serial, 1),
+            g.name + ": a duplicate takes the next tag block of its graph");
+    } else {
+      check(dup_own != MPI_COMM_NULL && dup_own != own.comm, g.name + ": a duplicate's own private communicator");
+    }
   }
   MPI_Comm_free(&dup);
   MPI_Comm_free(&graph);

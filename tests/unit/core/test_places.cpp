@@ -82,7 +82,6 @@ TEST(Places, RecordFieldsRoundTrip) {
   const auto words = encode_all(ranks);
   const DecodedPlaces d = decode_places(words.data(), 3, {});
   EXPECT_FALSE(d.any_failed);
-  EXPECT_TRUE(d.all_private_started);
   EXPECT_TRUE(d.any_proc_null);
   EXPECT_TRUE(d.derived);
   EXPECT_EQ(d.nodes, 2);
@@ -92,22 +91,14 @@ TEST(Places, RecordFieldsRoundTrip) {
   EXPECT_EQ(d.local_rank, (std::vector<int>{0, 1, 0}));
 }
 
-TEST(Places, FailedOrUnstartedRankIsSeenByAll) {
+TEST(Places, FailedRankIsSeenByAll) {
   std::vector<std::int64_t> words(2 * kPlaceWords);
   OwnPlace ok;
   encode_place(ok, &words[0]);
   OwnPlace failed;
   failed.failed = true;
   encode_place(failed, &words[kPlaceWords]);
-  DecodedPlaces d = decode_places(words.data(), 2, {});
-  EXPECT_TRUE(d.any_failed);
-  EXPECT_TRUE(d.all_private_started);
-  OwnPlace unstarted;
-  unstarted.private_started = false;
-  encode_place(unstarted, &words[kPlaceWords]);
-  d = decode_places(words.data(), 2, {});
-  EXPECT_TRUE(d.any_failed);
-  EXPECT_FALSE(d.all_private_started);
+  EXPECT_TRUE(decode_places(words.data(), 2, {}).any_failed);
   EXPECT_FALSE(decode_places(words.data(), 1, {}).any_failed);
 }
 

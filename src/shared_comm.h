@@ -1,0 +1,58 @@
+// nbrcoll's process-wide communicator: one duplicate of MPI_COMM_WORLD, made
+// in MPI_Init, that carries the messages of every graph whose processes are
+// all in MPI_COMM_WORLD. Graph creation then makes no communicator of its
+// own, which cost 0.6-1 ms of every creation (bench/RESULTS.md). Ranks there
+// are world ranks (GraphInfo::process_of); each graph handle owns a block of
+// tags (tag_blocks.h), so no two graphs alive together share a tag.
+//
+// A graph's serial, which names its blocks, is the maximum over its ranks of
+// each rank's proposal, taken in the agreement allreduce graph creation makes
+// anyway. Each rank proposes one more than the largest serial it has agreed
+// on, so two graphs with a rank in common get different serials, provided
+// that rank did not create them at the same time (threads): a creation that
+// starts while another is in progress on its rank is flagged in the
+// agreement and makes a communicator of its own instead, as does a graph
+// once serials run out (graph_serials) or a graph with processes outside
+// MPI_COMM_WORLD.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+
+namespace nbrcoll {
+
+// The MPI_Init wrappers call this once MPI is initialised (every world rank
+// does). Makes nothing under NBRCOLL_DISABLE=1 or NBRCOLL_SHARED_COMM=0, and
+// nothing when the duplicate fails (graphs then make their own).
+void open_shared_comm();
+
+// The communicator, or MPI_COMM_NULL where it was not made.
+MPI_Comm shared_comm();
+
+// MPI_TAG_UB of this process, asked once.
+long long tag_upper_bound();
+
+// One graph creation's claim on a serial, open from the proposal until the
+// agreed serial is known (settle) or the creation ends.
+class SerialClaim {
+ public:
+  SerialClaim();
+  SerialClaim(const SerialClaim&) = delete;
+  SerialClaim& operator=(const SerialClaim&) = delete;
+  ~SerialClaim();
+  // This rank's proposal: above every serial it agreed on before.
+  [[nodiscard]] std::int64_t proposal() const { return proposal_; }
+  // No other creation was in progress on this rank when this one began.
+  [[nodiscard]] bool alone() const { return alone_; }
+  // The serial the graph's ranks agreed on (the maximum of their
+  // proposals): later proposals of this rank lie above it.
+  void settle(std::int64_t agreed);
+
+ private:
+  std::int64_t proposal_ = 0;
+  bool alone_ = false;
+  bool open_ = true;
+};
+
+}  // namespace nbrcoll
