@@ -257,7 +257,7 @@ void trace_call(const CommState& state, const char* name, const char* why, const
 struct Setup {
   CommState* state = nullptr;
   const RunnablePlan* plan = nullptr;  // the state's allgather or alltoall plan
-  MPI_Comm comm = MPI_COMM_NULL;       // the private communicator
+  MPI_Comm comm = MPI_COMM_NULL;       // the handle's channel's communicator
   bool device = false;                 // a process with a GPU runtime
 };
 
@@ -362,8 +362,8 @@ int neighbor_collective(const UserCall& c) {
   Setup setup;
   CommState* state = find_state(c.comm);
   if (state == nullptr) return to_pmpi(c);
-  // Watched from its start: a graph's first call completes the private
-  // communicator's idup (take), and a late rank already holds the others there.
+  // Watched from its start: on private communicators a duplicate's first
+  // call completes its idup (take), and a late rank holds the others there.
   const WatchedCall watched(mpi_name(c.kind, Mode::kBlocking), state->sequence->calls + 1, *state->info);
   if (!take(c, state->scratch.args, setup)) return to_pmpi(c);
   // Processes with a GPU runtime: allgather(v) only (alltoall and the nonblocking forms go to the MPI).

@@ -101,8 +101,8 @@ int copy_local(const DeviceRouting& d, MPI_Comm comm, char* to, const char* from
   const Memory to_memory = d.recv;
   if (from_memory == Memory::kForeign || to_memory == Memory::kForeign) {
     // Memory nbrcoll does not move: the MPI copies it, as in its own
-    // collective (a message to itself, on the private communicator's ack
-    // tag, which no peer uses towards this rank's own rank).
+    // collective (a message to itself, on the handle's ack tag, which no
+    // peer uses towards this rank's own rank).
     int me = 0;
     PMPI_Comm_rank(comm, &me);
     const ByteMessage m(bytes);

@@ -1,5 +1,5 @@
 // Runs one rank's plan for one MPI_Neighbor_allgather(v) call: nonblocking
-// point-to-point on the private communicator, each fragment forwarded as soon
+// point-to-point on the handle's channel (comm_state.h), each fragment forwarded as soon
 // as it has arrived, bytes landing in their final place.
 //
 // Wire rule: every fragment of the call's plan is exactly one message, empty

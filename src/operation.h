@@ -44,7 +44,7 @@ class Operation {
  private:
   std::shared_ptr<const GraphInfo> info_;  // keeps `plan_` alive
   const RunnablePlan& plan_;
-  std::shared_ptr<OwnedComm> comm_;  // the private communicator outlives a freed user handle
+  std::shared_ptr<OwnedComm> comm_;  // the channel outlives a freed user handle
   int tag_offset_;                   // this call's tag window
   std::unique_ptr<CallScratch> owned_;
   CallScratch* scratch_;
