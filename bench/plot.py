@@ -40,7 +40,9 @@ BASE_COLUMNS = ["pattern", "params", "procs", "nodes", "size_bytes", "algo",
 RUN_COLUMNS = ["iters", "node_kind", "topology", "mpi", "mpi_version", "nbrcoll_version"]
 # What tells two runs apart: never on one line, never one row.
 RUN_KEY = ["mpi", "mpi_version", "node_kind", "topology"]
-LAYOUTS = (BASE_COLUMNS, BASE_COLUMNS + RUN_COLUMNS, BASE_COLUMNS + RUN_COLUMNS + ["op"])
+# Oldest first; the last is what nbrcoll-bench writes now (tests/bench/csv_check.cmake).
+LAYOUTS = (BASE_COLUMNS, BASE_COLUMNS + RUN_COLUMNS, BASE_COLUMNS + RUN_COLUMNS + ["op"],
+           BASE_COLUMNS + RUN_COLUMNS + ["op", "predicted_us"])
 
 
 def own_op(pattern):
