@@ -6,6 +6,7 @@
 #include <chrono>
 #include <climits>
 #include <fstream>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -93,21 +94,32 @@ std::vector<std::int64_t>& world_places() {
   return records;
 }
 
+// MPI_Group_translate_ranks costs Open MPI 4.1.4 a scan of the second group
+// for every rank translated: about size * world size / 2 pointer
+// comparisons, 33 million for a graph of 8192 ranks. Above this budget a
+// graph does not translate (graph_setup.cpp, build_graph_info).
+constexpr long long kTranslateBudget = 1LL << 20;
+
 // The world rank of every rank of `comm`, or empty when some process of it
-// is not in MPI_COMM_WORLD (after MPI_Comm_spawn and the like).
-std::vector<int> world_ranks_of(MPI_Comm comm) {
+// is not in MPI_COMM_WORLD (after MPI_Comm_spawn and the like) or, with
+// `translate` false, when the answer would need a translation. The
+// communicator's group being MPI_COMM_WORLD's own (Open MPI hands a graph of
+// MPI_COMM_WORLD, or of a duplicate of it, the same group object) needs none.
+std::vector<int> world_ranks_of(MPI_Comm comm, bool translate) {
   MPI_Group group = MPI_GROUP_NULL;
   MPI_Group world = MPI_GROUP_NULL;
   int size = 0;
   std::vector<int> there;
   if (PMPI_Comm_group(comm, &group) == MPI_SUCCESS && PMPI_Comm_group(MPI_COMM_WORLD, &world) == MPI_SUCCESS &&
       PMPI_Group_size(group, &size) == MPI_SUCCESS) {
-    std::vector<int> ranks(static_cast<std::size_t>(size));
-    there.resize(ranks.size());
-    for (int r = 0; r < size; ++r) ranks[static_cast<std::size_t>(r)] = r;
-    if (PMPI_Group_translate_ranks(group, size, ranks.data(), world, there.data()) != MPI_SUCCESS ||
-        std::any_of(there.begin(), there.end(), [](int w) { return w == MPI_UNDEFINED; }))
-      there.clear();
+    there.resize(static_cast<std::size_t>(size));
+    std::iota(there.begin(), there.end(), 0);
+    if (group != world) {
+      const std::vector<int> ranks(there);
+      if (!translate || PMPI_Group_translate_ranks(group, size, ranks.data(), world, there.data()) != MPI_SUCCESS ||
+          std::any_of(there.begin(), there.end(), [](int w) { return w == MPI_UNDEFINED; }))
+        there.clear();
+    }
   }
   if (group != MPI_GROUP_NULL) PMPI_Group_free(&group);
   if (world != MPI_GROUP_NULL) PMPI_Group_free(&world);
@@ -188,13 +200,21 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   times.neighbours = clock.lap();
 
   // Where every rank lives: from the records MPI_Init gathered, when every
-  // process of the graph is in MPI_COMM_WORLD (the same answer on every
-  // rank); otherwise by the one exchange over the whole graph. The cached
-  // records carry no degrees or failures: the node-list messages say those.
-  std::vector<std::int64_t> records(kPlaceWords * static_cast<std::size_t>(info->size));
-  const std::vector<int> world = world_ranks_of(graph_comm);
+  // process of the graph is in MPI_COMM_WORLD and the translation of its
+  // ranks is cheap; otherwise by the one exchange over the whole graph.
+  // Every rank takes the same branch: `cached` depends on sizes only, and
+  // under it every rank learns alike whether all processes are in
+  // MPI_COMM_WORLD. Without it only the world's own group object says so,
+  // which may differ between ranks; that only feeds the channel bid, which
+  // the agreement combines. The cached records carry no degrees or
+  // failures: the node-list messages say those.
+  int world_size = 0;
+  PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  const bool cached = !world_places().empty() && static_cast<long long>(info->size) * world_size <= kTranslateBudget;
+  const std::vector<int> world = world_ranks_of(graph_comm, cached);
   in_world = !world.empty();
-  if (in_world && !world_places().empty()) {
+  std::vector<std::int64_t> records(kPlaceWords * static_cast<std::size_t>(info->size));
+  if (cached && in_world) {
     for (std::size_t r = 0; r < world.size(); ++r)
       std::copy_n(&world_places()[kPlaceWords * static_cast<std::size_t>(world[r])], kPlaceWords,
                   &records[kPlaceWords * r]);
