@@ -267,7 +267,7 @@ bool take(const UserCall& c, CallArgs& args, Setup& out) {
   CommState* state = find_state(c.comm);
   if (state == nullptr || effective_algo() == Algo::kNative) return false;
   if (!acceptable(c, *state->info, args)) return false;
-  out.comm = private_comm(*state);
+  out.comm = channel_comm(*state);
   out.state = state;
   out.plan = c.alltoall() ? &state->info->alltoall : &state->info->plan;
   out.device = device_process();

@@ -59,7 +59,7 @@ int copy_state(MPI_Comm, int, void*, void* attribute_val_in, void* attribute_val
   // The duplicate's idup reads the original's private communicator, which
   // must be complete first, and so must the idup of the original's previous
   // duplicate (OwnedComm::newest_copy). Every rank is in this MPI_Comm_dup.
-  private_comm(*from);
+  channel_comm(*from);
   if (from->own) {
     if (const std::shared_ptr<OwnedComm> previous = from->own->newest_copy.lock()) complete_idup(*previous);
   }
@@ -152,7 +152,7 @@ CommState* find_state(MPI_Comm comm) {
   return static_cast<CommState*>(value);
 }
 
-MPI_Comm private_comm(CommState& state) {
+MPI_Comm channel_comm(CommState& state) {
   if (!state.own) return MPI_COMM_NULL;
   complete_idup(*state.own);
   return state.own->comm;

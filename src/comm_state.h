@@ -121,7 +121,7 @@ struct OwnedComm {
 
 struct CommState {
   std::shared_ptr<const GraphInfo> info;
-  std::shared_ptr<OwnedComm> own;          // this handle's private communicator
+  std::shared_ptr<OwnedComm> own;          // this handle's channel
   std::shared_ptr<OwnedComm> idup_source;  // what our pending idup reads, kept alive with us
   std::shared_ptr<CallSequence> sequence;  // calls on this handle (persistent requests share it)
   CallScratch scratch;
@@ -137,7 +137,7 @@ CommState* find_state(MPI_Comm comm);
 
 // The communicator of `state`'s channel (completing a duplicate's idup on
 // first use), or MPI_COMM_NULL if it could not be made.
-MPI_Comm private_comm(CommState& state);
+MPI_Comm channel_comm(CommState& state);
 
 // Where the messages of a call of `state` at `tag_offset` (its window,
 // begin_call) travel.

@@ -17,6 +17,7 @@
 #include "log.h"
 #include "node_topology.h"
 #include "places.h"
+#include "shared_comm.h"
 #include "tag_blocks.h"
 
 namespace nbrcoll {

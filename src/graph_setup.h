@@ -14,7 +14,6 @@
 #include "comm_state.h"
 #include "cost_tables.h"
 #include "places.h"
-#include "shared_comm.h"
 
 namespace nbrcoll {
 
@@ -26,7 +25,7 @@ inline constexpr int kAgreedTerms = static_cast<int>(kCostTerms);
 // Microseconds spent in each step of setup_graph() on this rank.
 struct SetupTimes {
   double neighbours = 0;   // own lists read, own record made
-  double places = 0;       // the one allgather of places
+  double places = 0;       // the places: looked up in MPI_Init's records, or one allgather
   double devices = 0;      // only when devices could not be derived: a second allgather
   double node_lists = 0;   // in- and out-lists among the node's ranks
   double plans = 0;        // plan building

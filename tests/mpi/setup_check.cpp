@@ -246,7 +246,7 @@ void created_state(MPI_Comm comm, const Graph& g) {
   nbrcoll::CommState* dup_state = nbrcoll::find_state(dup);
   check(dup_state != nullptr && dup_state->info == state->info, g.name + ": a duplicate shares the plans");
   if (dup_state != nullptr) {
-    const MPI_Comm dup_own = nbrcoll::private_comm(*dup_state);
+    const MPI_Comm dup_own = nbrcoll::channel_comm(*dup_state);
     const nbrcoll::OwnedComm& d = *dup_state->own;
     if (want_shared) {
       check(dup_own == own.comm && d.shared && d.serial == own.serial && d.handle == 1 &&
