@@ -50,6 +50,12 @@ NeighborCall::NeighborCall(Op op, Mode mode, const Exchange& ex, const void* sen
         std::to_string(MPI_VERSION) + "." + std::to_string(MPI_SUBVERSION));
   counts_of(ex.send, 0, send_counts_, send_displs_);
   counts_of(ex.recv, ex.guard, recv_counts_, recv_displs_);
+  // A side with no blocks passes the other side's count, not 0: Open MPI
+  // 4.1.4's MPI_Neighbor_allgather returns at once when sendcount or
+  // recvcount is 0, so a rank with no in-neighbours passing 0 never sent its
+  // block and its out-neighbours waited for ever (native column, 2 ranks).
+  if (ex.recv.empty()) recv_counts_[0] = send_counts_[0];
+  if (ex.send.empty()) send_counts_[0] = recv_counts_[0];
   if (mode == Mode::kPersistent && issue(mode) != MPI_SUCCESS) throw std::runtime_error("MPI_Neighbor_*_init failed");
 }
 
