@@ -16,6 +16,7 @@
 #include "log.h"
 #include "operation.h"
 #include "persistent.h"
+#include "pmpi_handoff.h"
 #include "progress.h"
 #include "watchdog.h"
 
@@ -33,19 +34,7 @@ const char* mpi_name(Kind kind, Mode mode) {
 }
 
 int to_pmpi(const UserCall& c) {
-  switch (c.kind) {
-    case Kind::kAllgather:
-      return PMPI_Neighbor_allgather(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm);
-    case Kind::kAllgatherv:
-      return PMPI_Neighbor_allgatherv(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcounts, c.rdispls,
-                                      c.recvtype, c.comm);
-    case Kind::kAlltoall:
-      return PMPI_Neighbor_alltoall(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm);
-    case Kind::kAlltoallv:
-      return PMPI_Neighbor_alltoallv(c.sendbuf, c.sendcounts, c.sdispls, c.sendtype, c.recvbuf, c.recvcounts, c.rdispls,
-                                     c.recvtype, c.comm);
-  }
-  return MPI_ERR_INTERN;
+  return pmpi_blocking(c);
 }
 
 int to_pmpi(const UserCall& c, MPI_Request* r) {
