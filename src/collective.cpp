@@ -251,9 +251,10 @@ struct Setup {
 };
 
 // nullopt-like: false when the call goes to PMPI as it is.
-bool take(const UserCall& c, CallArgs& args, Setup& out) {
+// `state`: find_state(c.comm), looked up once per call (an attribute lookup
+// takes a lock in Open MPI).
+bool take(const UserCall& c, CommState* state, CallArgs& args, Setup& out) {
   if (config().disable) return false;
-  CommState* state = find_state(c.comm);
   if (state == nullptr || effective_algo() == Algo::kNative) return false;
   if (!acceptable(c, *state->info, args)) return false;
   out.comm = channel_comm(*state);
@@ -354,7 +355,7 @@ int neighbor_collective(const UserCall& c) {
   // Watched from its start: on private communicators a duplicate's first
   // call completes its idup (take), and a late rank holds the others there.
   const WatchedCall watched(mpi_name(c.kind, Mode::kBlocking), state->sequence->calls + 1, *state->info);
-  if (!take(c, state->scratch.args, setup)) return to_pmpi(c);
+  if (!take(c, state, state->scratch.args, setup)) return to_pmpi(c);
   // Processes with a GPU runtime: allgather(v) only (alltoall and the nonblocking forms go to the MPI).
   if (setup.device && c.alltoall()) return to_pmpi(c);
   const GraphInfo& info = *state->info;
@@ -378,7 +379,8 @@ int neighbor_collective(const UserCall& c) {
 int ineighbor_collective(const UserCall& c, MPI_Request* request) {
   Setup setup;
   auto owned = std::make_unique<CallScratch>();
-  if (request == nullptr || !take(c, owned->args, setup) || setup.device) return to_pmpi(c, request);
+  if (request == nullptr || !take(c, find_state(c.comm), owned->args, setup) || setup.device)
+    return to_pmpi(c, request);
   CommState& state = *setup.state;
   const int tag_offset = begin_call(*state.sequence, *state.info);
   auto op = std::make_shared<Operation>(state.info, *setup.plan, state.own, tag_offset, std::move(owned));
@@ -400,7 +402,8 @@ int ineighbor_collective(const UserCall& c, MPI_Request* request) {
 int neighbor_collective_init(const UserCall& c, MPI_Info mpi_info, MPI_Request* request) {
   Setup setup;
   auto call = std::make_shared<PersistentCall>();
-  if (request == nullptr || !take(c, call->scratch.args, setup) || setup.device) return to_pmpi(c, mpi_info, request);
+  if (request == nullptr || !take(c, find_state(c.comm), call->scratch.args, setup) || setup.device)
+    return to_pmpi(c, mpi_info, request);
   const CommState& state = *setup.state;
   call->info = state.info;
   call->plan = setup.plan;

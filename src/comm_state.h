@@ -78,6 +78,7 @@ struct CallScratch {
   CallLayout layout;
   CallChoice choice;
   BundleStore bundles;
+  RunScratch run;
 };
 
 // One per communicator handle. A duplicate shares `info` but gets a channel

@@ -281,6 +281,12 @@ RunnablePlan make_runnable(algos::MixedPlan mixed, const std::vector<int>& node_
     for (const int b : from) r.bundle_forwards[static_cast<std::size_t>(b)].push_back(static_cast<int>(i));
     r.bundle_waits.push_back(static_cast<int>(from.size()));
   }
+  const auto variant = [](algos::Variant v) { return static_cast<std::size_t>(v); };
+  for (std::size_t i = 0; i < plan.recvs.size(); ++i)
+    r.recvs_of[variant(mixed.recv_variant[i])].push_back(static_cast<int>(i));
+  for (std::size_t i = 0; i < plan.sends.size(); ++i)
+    r.sends_of[variant(mixed.send_variant[i])].push_back(static_cast<int>(i));
+  for (const int s : r.own_sends) r.own_sends_of[variant(mixed.send_variant[static_cast<std::size_t>(s)])].push_back(s);
   r.mixed = std::move(mixed);
   return r;
 }
@@ -304,6 +310,43 @@ struct Pending {
   int fragment = 0;
 };
 
+// The vectors of one run, kept in the call's scratch (RunScratch) between
+// calls: a call allocates none of them once its sizes have been seen.
+// PlanRun::setup() sets every one before use.
+struct Buffers {
+  std::vector<algos::ByteRange> recv_range;  // per fragment, for this call's block sizes
+  std::vector<algos::ByteRange> send_range;
+  std::vector<std::uint64_t> recv_stage;  // offset of a staged fragment in the staging area
+  std::vector<std::uint64_t> send_stage;
+  std::vector<IpcDescriptor> recv_desc;  // per recv: its note, if one came
+  std::vector<IpcDescriptor> send_desc;  // per send: its note, if it sends one
+  // Notes only, per receive: the indices of its data and note requests,
+  // whether one of them came (the other is then cancelled), and whether its
+  // bytes are missing (its forwards then send kMissing notes).
+  std::vector<std::size_t> data_request;
+  std::vector<std::size_t> note_request;
+  std::vector<char> taken;
+  std::vector<char> missing;
+  // Notes only, per peer rank: receives from it still to arrive, whether it
+  // sent an IPC note (then it waits for this rank's ack once all arrived),
+  // and whether this rank waits for its ack.
+  std::vector<int> left_from;
+  std::vector<char> read_from;
+  std::vector<char> ack_posted;
+  std::vector<MPI_Request> requests;
+  std::vector<Pending> pending;
+  std::vector<MPI_Status> statuses;
+  std::vector<int> done;
+  std::vector<int> copied;
+  std::vector<int> failed_copies;
+  std::vector<int> bundle_waits;  // per bundle send: bundle receives still to arrive
+  // A call whose units chose different variants: its receives, sends and
+  // own sends (PlanRun::select_active).
+  std::vector<int> active_recvs;
+  std::vector<int> active_sends;
+  std::vector<int> active_own_sends;
+};
+
 // One call's run of a plan: every receive posted first, sends of the rank's
 // own block next, and (only where the call forwards, or in a process with a
 // GPU runtime) a progress loop that forwards each fragment once it has
@@ -312,8 +355,9 @@ struct Pending {
 class PlanRun {
  public:
   PlanRun(const RunnablePlan& runnable, const CallChoice& choice, const CallLayout& layout, BundleStore& store,
-          const Channel& channel, const DeviceRouting* routing)
-      : plan_(runnable.mixed.plan),
+          Buffers& buffers, const Channel& channel, const DeviceRouting* routing)
+      : buffers_(buffers),
+        plan_(runnable.mixed.plan),
         runnable_(runnable),
         choice_(choice.variant),
         bundles_(choice.bundles),
@@ -363,6 +407,7 @@ class PlanRun {
     pending_.push_back({op, fragment});
     return &requests_.back();
   }
+  void select_active();
   void setup();
   void post_recv(std::size_t r);
   void post_send(std::size_t s);
@@ -382,6 +427,29 @@ class PlanRun {
     return started_ && settled_ == requests_.size() && (device_ == nullptr || !device_->copies_running());
   }
 
+  // This call's vectors, kept in the scratch it was given (Buffers), each
+  // under the name the code below uses.
+  Buffers& buffers_;
+  decltype(Buffers::recv_range)& recv_range_ = buffers_.recv_range;
+  decltype(Buffers::send_range)& send_range_ = buffers_.send_range;
+  decltype(Buffers::recv_stage)& recv_stage_ = buffers_.recv_stage;
+  decltype(Buffers::send_stage)& send_stage_ = buffers_.send_stage;
+  decltype(Buffers::recv_desc)& recv_desc_ = buffers_.recv_desc;
+  decltype(Buffers::send_desc)& send_desc_ = buffers_.send_desc;
+  decltype(Buffers::data_request)& data_request_ = buffers_.data_request;
+  decltype(Buffers::note_request)& note_request_ = buffers_.note_request;
+  decltype(Buffers::taken)& taken_ = buffers_.taken;
+  decltype(Buffers::missing)& missing_ = buffers_.missing;
+  decltype(Buffers::left_from)& left_from_ = buffers_.left_from;
+  decltype(Buffers::read_from)& read_from_ = buffers_.read_from;
+  decltype(Buffers::ack_posted)& ack_posted_ = buffers_.ack_posted;
+  decltype(Buffers::requests)& requests_ = buffers_.requests;
+  decltype(Buffers::pending)& pending_ = buffers_.pending;
+  decltype(Buffers::statuses)& statuses_ = buffers_.statuses;
+  decltype(Buffers::done)& done_ = buffers_.done;
+  decltype(Buffers::copied)& copied_ = buffers_.copied;
+  decltype(Buffers::failed_copies)& failed_copies_ = buffers_.failed_copies;
+  decltype(Buffers::bundle_waits)& bundle_waits_ = buffers_.bundle_waits;
   const algos::Plan& plan_;
   const RunnablePlan& runnable_;
   const std::vector<algos::Variant>& choice_;
@@ -398,57 +466,67 @@ class PlanRun {
   // sends are kMissing notes, its receives take nothing.
   bool broken_ = false;
 
-  std::vector<algos::ByteRange> recv_range_;  // per fragment, for this call's block sizes
-  std::vector<algos::ByteRange> send_range_;
-  std::vector<std::uint64_t> recv_stage_;  // offset of a staged fragment in the staging area
-  std::vector<std::uint64_t> send_stage_;
-  std::vector<IpcDescriptor> recv_desc_;  // per recv: its note, if one came
-  std::vector<IpcDescriptor> send_desc_;  // per send: its note, if it sends one
-  // Notes only, per receive: the indices of its data and note requests,
-  // whether one of them came (the other is then cancelled), and whether its
-  // bytes are missing (its forwards then send kMissing notes).
-  std::vector<std::size_t> data_request_;
-  std::vector<std::size_t> note_request_;
-  std::vector<char> taken_;
-  std::vector<char> missing_;
-  // Notes only, per peer rank: receives from it still to arrive, whether it
-  // sent an IPC note (then it waits for this rank's ack once all arrived),
-  // and whether this rank waits for its ack.
-  std::vector<int> left_from_;
-  std::vector<char> read_from_;
-  std::vector<char> ack_posted_;
-  std::vector<MPI_Request> requests_;
-  std::vector<Pending> pending_;
-  std::vector<MPI_Status> statuses_;
-  std::vector<int> done_;
-  std::vector<int> copied_;
-  std::vector<int> failed_copies_;
-  std::vector<int> bundle_waits_;  // per bundle send: bundle receives still to arrive
-  std::size_t settled_ = 0;        // requests completed (or freed after an error)
+  // The receives, sends and own sends of this call's chosen variants, in
+  // plan order (select_active).
+  const std::vector<int>* active_recvs_ = nullptr;
+  const std::vector<int>* active_sends_ = nullptr;
+  const std::vector<int>* active_own_sends_ = nullptr;
+  std::size_t settled_ = 0;  // requests completed (or freed after an error)
   bool started_ = false;
   bool forwards_ = false;  // some active receive of this call is forwarded
   int first_error_ = MPI_SUCCESS;
 };
 
+void PlanRun::select_active() {
+  const bool uniform = std::all_of(choice_.begin(), choice_.end(), [&](algos::Variant v) { return v == choice_[0]; });
+  if (uniform && !choice_.empty()) {
+    const auto v = static_cast<std::size_t>(choice_[0]);
+    active_recvs_ = &runnable_.recvs_of[v];
+    active_sends_ = &runnable_.sends_of[v];
+    active_own_sends_ = &runnable_.own_sends_of[v];
+    return;
+  }
+  buffers_.active_recvs.clear();
+  buffers_.active_sends.clear();
+  buffers_.active_own_sends.clear();
+  for (std::size_t i = 0; i < plan_.recvs.size(); ++i) {
+    if (recv_active(i)) buffers_.active_recvs.push_back(static_cast<int>(i));
+  }
+  for (std::size_t i = 0; i < plan_.sends.size(); ++i) {
+    if (send_active(i)) buffers_.active_sends.push_back(static_cast<int>(i));
+  }
+  for (const int s : runnable_.own_sends) {
+    if (send_active(static_cast<std::size_t>(s))) buffers_.active_own_sends.push_back(s);
+  }
+  active_recvs_ = &buffers_.active_recvs;
+  active_sends_ = &buffers_.active_sends;
+  active_own_sends_ = &buffers_.active_own_sends;
+}
+
 void PlanRun::setup() {
+  select_active();
   std::uint64_t staged = 0;
   const std::size_t nr = plan_.recvs.size();
   const std::size_t ns = plan_.sends.size();
-  recv_range_.resize(nr);
+  requests_.clear();
+  pending_.clear();
+  copied_.clear();
+  failed_copies_.clear();
+  recv_range_.assign(nr, {});
   recv_stage_.assign(nr, 0);
-  for (std::size_t i = 0; i < nr; ++i) {
-    if (!recv_active(i)) continue;
+  for (const int active : *active_recvs_) {
+    const auto i = static_cast<std::size_t>(active);
     const algos::Recv& r = plan_.recvs[i];
     recv_range_[i] = algos::share_bytes(r.share, layout_.slot_bytes(r.slot));
     recv_stage_[i] = staged;
     if (recv_staged()) staged += recv_range_[i].size();
     if (!runnable_.forwards[i].empty()) forwards_ = true;
   }
-  send_range_.resize(ns);
+  send_range_.assign(ns, {});
   send_stage_.assign(ns, 0);
   std::size_t messages = 0;
-  for (std::size_t i = 0; i < ns; ++i) {
-    if (!send_active(i)) continue;
+  for (const int active : *active_sends_) {
+    const auto i = static_cast<std::size_t>(active);
     const algos::Send& s = plan_.sends[i];
     send_range_[i] = algos::share_bytes(s.share, send_source_bytes(layout_, s));
     send_stage_[i] = staged;
@@ -471,8 +549,8 @@ void PlanRun::setup() {
         broken_ = true;
       }
     }
-    recv_desc_.resize(nr);
-    send_desc_.resize(ns);
+    recv_desc_.assign(nr, {});
+    send_desc_.assign(ns, {});
     data_request_.assign(nr, 0);
     note_request_.assign(nr, 0);
     taken_.assign(nr, 0);
@@ -481,9 +559,8 @@ void PlanRun::setup() {
     left_from_.assign(ranks, 0);
     read_from_.assign(ranks, 0);
     ack_posted_.assign(ranks, 0);
-    for (std::size_t i = 0; i < nr; ++i) {
-      if (recv_active(i)) ++left_from_[static_cast<std::size_t>(plan_.recvs[i].peer)];
-    }
+    for (const int i : *active_recvs_)
+      ++left_from_[static_cast<std::size_t>(plan_.recvs[static_cast<std::size_t>(i)].peer)];
     messages += nr + 2 * ranks;  // a note per receive, at most one ack each way per peer
   }
   // Pointers into requests_ are taken while posting: no reallocation allowed.
@@ -872,15 +949,11 @@ void PlanRun::start() {
   started_ = true;
   setup();
   // Every receive is posted before any send, so no order of arrival can deadlock.
-  for (std::size_t i = 0; i < plan_.recvs.size(); ++i) {
-    if (recv_active(i)) post_recv(i);
-  }
+  for (const int i : *active_recvs_) post_recv(static_cast<std::size_t>(i));
   if (bundles_) {
     for (std::size_t b = 0; b < plan_.bundle_recvs.size(); ++b) post_bundle_recv(b);
   }
-  for (int s : runnable_.own_sends) {
-    if (send_active(static_cast<std::size_t>(s))) post_send(static_cast<std::size_t>(s));
-  }
+  for (const int s : *active_own_sends_) post_send(static_cast<std::size_t>(s));
   if (bundles_) {
     for (std::size_t b = 0; b < plan_.bundle_sends.size(); ++b) {
       if (bundle_waits_[b] == 0) post_bundle_send(b);
@@ -903,9 +976,17 @@ bool PlanRun::step(bool block) {
 
 }  // namespace run_detail
 
+RunScratch::RunScratch() = default;
+RunScratch::~RunScratch() = default;
+run_detail::Buffers& RunScratch::buffers() {
+  if (!buffers_) buffers_ = std::make_unique<run_detail::Buffers>();
+  return *buffers_;
+}
+
 PlanExecution::PlanExecution(const RunnablePlan& plan, const CallChoice& choice, const CallLayout& layout,
-                             BundleStore& bundles, const Channel& channel, const DeviceRouting* device)
-    : run_(std::make_unique<run_detail::PlanRun>(plan, choice, layout, bundles, channel, device)) {}
+                             BundleStore& bundles, RunScratch& scratch, const Channel& channel,
+                             const DeviceRouting* device)
+    : run_(std::make_unique<run_detail::PlanRun>(plan, choice, layout, bundles, scratch.buffers(), channel, device)) {}
 PlanExecution::~PlanExecution() = default;
 void PlanExecution::start() {
   run_->start();
@@ -919,7 +1000,8 @@ int PlanExecution::error() const {
 
 int run_plan(const RunnablePlan& plan, const CallChoice& choice, const CallLayout& layout, BundleStore& bundles,
              const Channel& channel, const DeviceRouting* device) {
-  PlanExecution run(plan, choice, layout, bundles, channel, device);
+  RunScratch scratch;
+  PlanExecution run(plan, choice, layout, bundles, scratch, channel, device);
   run.start();
   run.step(true);
   return run.error();

@@ -12,6 +12,7 @@
 
 #include <mpi.h>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -144,6 +145,12 @@ struct RunnablePlan {
   // per bundle send how many bundle receives it waits for.
   std::vector<std::vector<int>> bundle_forwards;
   std::vector<int> bundle_waits;
+  // Per variant, the receives and sends of its fragments, and its own sends
+  // in the order of own_sends: a call whose units all chose one variant
+  // walks these instead of testing every fragment of every variant.
+  std::array<std::vector<int>, algos::kVariantCount> recvs_of;
+  std::array<std::vector<int>, algos::kVariantCount> sends_of;
+  std::array<std::vector<int>, algos::kVariantCount> own_sends_of;
 };
 // node_of: rank -> node id, for every rank of the communicator.
 RunnablePlan make_runnable(algos::MixedPlan mixed, const std::vector<int>& node_of);
@@ -217,7 +224,23 @@ struct Channel {
 
 namespace run_detail {
 class PlanRun;
-}
+struct Buffers;
+}  // namespace run_detail
+
+// The vectors a run needs (requests, statuses, byte ranges...), kept between
+// the calls of one scratch so that a call allocates none of them once its
+// sizes have been seen. One run at a time.
+class RunScratch {
+ public:
+  RunScratch();
+  RunScratch(const RunScratch&) = delete;
+  RunScratch& operator=(const RunScratch&) = delete;
+  ~RunScratch();
+  run_detail::Buffers& buffers();
+
+ private:
+  std::unique_ptr<run_detail::Buffers> buffers_;
+};
 
 // One call's run of the chosen variants of a plan, started and then advanced
 // step by step (nonblocking calls) or to the end (blocking ones). Everything
@@ -227,7 +250,7 @@ class PlanRun;
 class PlanExecution {
  public:
   PlanExecution(const RunnablePlan& plan, const CallChoice& choice, const CallLayout& layout, BundleStore& bundles,
-                const Channel& channel, const DeviceRouting* device = nullptr);
+                RunScratch& scratch, const Channel& channel, const DeviceRouting* device = nullptr);
   PlanExecution(const PlanExecution&) = delete;
   PlanExecution& operator=(const PlanExecution&) = delete;
   ~PlanExecution();

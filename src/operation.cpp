@@ -36,8 +36,8 @@ void Operation::prepare() {
 
 void Operation::start(const DeviceRouting* device) {
   device_ = device;
-  run_.emplace(plan_, scratch_->choice, scratch_->layout, scratch_->bundles, channel_of(*info_, *comm_, tag_offset_),
-               device);
+  run_.emplace(plan_, scratch_->choice, scratch_->layout, scratch_->bundles, scratch_->run,
+               channel_of(*info_, *comm_, tag_offset_), device);
   run_->start();
 }
 
