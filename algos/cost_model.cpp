@@ -335,19 +335,47 @@ void CostTable::drop(Variant v) {
   variants.erase(row);
 }
 
-CostTable CostTable::offered() const {
-  CostTable out = *this;
-  const auto agg = std::find(variants.begin(), variants.end(), Variant::kAggregated);
-  if (agg == variants.end() || variants.size() < 2) return out;
-  const std::vector<std::uint64_t>& mine = time_ns[static_cast<std::size_t>(agg - variants.begin())];
+namespace {
+
+// Whether the aggregated row may stay in what auto chooses from: it is
+// predicted kBundleMargin faster than every other row at some model size
+// (or there is nothing to drop).
+bool bundles_win_clearly(const CostTable& t) {
+  const auto agg = std::find(t.variants.begin(), t.variants.end(), Variant::kAggregated);
+  if (agg == t.variants.end() || t.variants.size() < 2) return true;
+  const std::vector<std::uint64_t>& mine = t.time_ns[static_cast<std::size_t>(agg - t.variants.begin())];
   for (std::size_t k = 0; k < mine.size(); ++k) {
     std::uint64_t best_other = ~std::uint64_t{0};
-    for (std::size_t v = 0; v < variants.size(); ++v) {
-      if (variants[v] != Variant::kAggregated) best_other = std::min(best_other, time_ns[v][k]);
+    for (std::size_t v = 0; v < t.variants.size(); ++v) {
+      if (t.variants[v] != Variant::kAggregated) best_other = std::min(best_other, t.time_ns[v][k]);
     }
-    if (static_cast<double>(mine[k]) <= (1.0 - kBundleMargin) * static_cast<double>(best_other)) return out;
+    if (static_cast<double>(mine[k]) <= (1.0 - kBundleMargin) * static_cast<double>(best_other)) return true;
   }
-  out.drop(Variant::kAggregated);
+  return false;
+}
+
+// Every forwarding row, wherever it is not kForwardMargin faster than
+// linear, just above linear's time.
+void lift_narrow_wins(CostTable& t) {
+  const auto linear = std::find(t.variants.begin(), t.variants.end(), Variant::kLinear);
+  if (linear == t.variants.end()) return;
+  const std::vector<std::uint64_t> base = t.time_ns[static_cast<std::size_t>(linear - t.variants.begin())];
+  for (std::size_t v = 0; v < t.variants.size(); ++v) {
+    if (t.variants[v] == Variant::kLinear) continue;
+    std::vector<std::uint64_t>& row = t.time_ns[v];
+    for (std::size_t k = 0; k < row.size() && k < base.size(); ++k) {
+      if (static_cast<double>(row[k]) > (1.0 - kForwardMargin) * static_cast<double>(base[k]))
+        row[k] = std::max(row[k], base[k] + 1);
+    }
+  }
+}
+
+}  // namespace
+
+CostTable CostTable::offered() const {
+  CostTable out = *this;
+  if (!bundles_win_clearly(*this)) out.drop(Variant::kAggregated);
+  lift_narrow_wins(out);
   return out;
 }
 

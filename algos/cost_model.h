@@ -108,6 +108,14 @@ const std::vector<std::uint64_t>& model_sizes();
 // predicted at some size before auto offers it (a fraction of the time).
 inline constexpr double kBundleMargin = 0.25;
 
+// How much faster than linear a forwarding variant (leader, aggregated) must
+// be predicted at a model size before auto takes it there (a fraction of
+// linear's time). The model knows forwarding least well: on the emulated
+// cluster its median error was 159% for leader against 23% for linear
+// (bench/RESULTS.md), and Moore r=1 at 4 KiB, predicted 15% faster by
+// leader, ran 20% slower. A narrower predicted win stays linear.
+inline constexpr double kForwardMargin = 0.2;
+
 // Predicted time (ns) per variant and model size: the maximum over ranks.
 // Integers, so every rank that holds the same table decides the same.
 struct CostTable {
@@ -129,6 +137,9 @@ struct CostTable {
   // even when every block takes another variant (header-only, but they
   // cost messages and a dependency on the node pair's owners: ~20% of a
   // small call on the emulated cluster), so a narrow win is not worth it.
+  // And at each model size where a forwarding row is not at least
+  // kForwardMargin faster than linear, that row is lifted just above
+  // linear's time, so that auto takes linear there.
   [[nodiscard]] CostTable offered() const;
   // Where the choice changes, e.g. "aggregated < 16K <= leader" (block
   // sizes in powers of two up to 64M).

@@ -204,6 +204,26 @@ TEST(CostModel, AggregatedIsOfferedOnlyWhereItWinsClearly) {
   EXPECT_EQ(t.offered().cheapest(model_sizes()[3]), Variant::kAggregated);
 }
 
+TEST(CostModel, ForwardingIsTakenOnlyWhereItBeatsLinearClearly) {
+  CostTable t;
+  t.variants = {Variant::kLinear, Variant::kLeader};
+  t.time_ns = {std::vector<std::uint64_t>(kModelSizeCount, 1000), std::vector<std::uint64_t>(kModelSizeCount, 1500)};
+  t.time_ns[1][3] = 850;  // 15% faster: within the model's uncertainty about forwarding
+  t.time_ns[1][4] = 790;  // 21% faster
+  EXPECT_EQ(t.cheapest(model_sizes()[3]), Variant::kLeader);  // the model itself
+  const CostTable offered = t.offered();
+  EXPECT_EQ(offered.cheapest(model_sizes()[3]), Variant::kLinear);
+  EXPECT_EQ(offered.cheapest(model_sizes()[4]), Variant::kLeader);
+  EXPECT_EQ(offered.time_ns[0], t.time_ns[0]);  // linear's row unchanged
+  EXPECT_EQ(offered.time_ns[1][4], 790u);       // a clear win unchanged
+  EXPECT_EQ(offered.time_ns[1][3], 1001u);      // a narrow one just above linear
+  EXPECT_EQ(offered.time_ns[1][0], 1500u);      // a loss unchanged
+  // Without a linear row nothing is lifted.
+  CostTable no_linear = t;
+  no_linear.drop(Variant::kLinear);
+  EXPECT_EQ(no_linear.offered().time_ns, no_linear.time_ns);
+}
+
 // The whole communicator's time per variant: max over ranks.
 std::uint64_t predicted_ns(const CommGraph& g, Planner planner, Variant v, const MachineModel& m, std::uint64_t b) {
   double worst = 0;
