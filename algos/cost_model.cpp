@@ -154,50 +154,85 @@ std::string format_machine(const MachineModel& m) {
   return out.str();
 }
 
-RankLoad rank_load(const Plan& plan, std::uint64_t block_bytes) {
-  RankLoad load;
-  // The class with the highest index (network last) stands for the wait.
-  const auto forwards_from = [&load](LinkClass c) {
-    const int k = static_cast<int>(c);
-    load.forwards_from = load.forwards_from == kLinkClassCount ? k : std::max(load.forwards_from, k);
+LoadShape load_shape(const Plan& plan) {
+  LoadShape shape;
+  const auto add = [](std::vector<LoadShape::Group>& groups, LinkClass link, const Share& share, int waits_on) {
+    for (LoadShape::Group& g : groups) {
+      if (g.link == link && g.share == share && g.waits_on == waits_on) {
+        ++g.count;
+        return;
+      }
+    }
+    groups.push_back({link, share, waits_on, 1});
+  };
+  const auto bundle_in = [](const BundleRecv& b) {
+    const auto slots =
+        static_cast<std::size_t>(std::count_if(b.slot.begin(), b.slot.end(), [](int s) { return s >= 0; }));
+    return LoadShape::BundleIn{b.link, b.pieces.size(), slots};
   };
   for (const Send& s : plan.sends) {
-    const auto c = static_cast<std::size_t>(s.link);
-    const std::uint64_t bytes = share_bytes(s.share, block_bytes).size();
-    ++load.sent_messages[c];
-    load.sent_bytes[c] += bytes;
-    if (s.after_recv >= 0) {
-      forwards_from(plan.recvs[static_cast<std::size_t>(s.after_recv)].link);
-      load.forwarded_bytes += bytes;
+    const int waits_on =
+        s.after_recv >= 0 ? static_cast<int>(plan.recvs[static_cast<std::size_t>(s.after_recv)].link) : kLinkClassCount;
+    add(shape.sends, s.link, s.share, waits_on);
+  }
+  for (const Recv& r : plan.recvs) add(shape.recvs, r.link, r.share, kLinkClassCount);
+  shape.copies = plan.copies.size();
+  for (const BundleSend& b : plan.bundle_sends) {
+    LoadShape::BundleOut out{b.link, b.pieces.size(), {}};
+    for (const PieceSource& f : b.from) {
+      if (f.bundle >= 0) out.waits_on.push_back(bundle_in(plan.bundle_recvs[static_cast<std::size_t>(f.bundle)]));
+    }
+    shape.bundle_sends.push_back(std::move(out));
+  }
+  for (const BundleRecv& b : plan.bundle_recvs) shape.bundle_recvs.push_back(bundle_in(b));
+  return shape;
+}
+
+RankLoad rank_load(const Plan& plan, std::uint64_t block_bytes) {
+  return rank_load(load_shape(plan), block_bytes);
+}
+
+RankLoad rank_load(const LoadShape& shape, std::uint64_t block_bytes) {
+  RankLoad load;
+  // The class with the highest index (network last) stands for the wait.
+  const auto forwards_from = [&load](int k) {
+    load.forwards_from = load.forwards_from == kLinkClassCount ? k : std::max(load.forwards_from, k);
+  };
+  for (const LoadShape::Group& g : shape.sends) {
+    const auto c = static_cast<std::size_t>(g.link);
+    const std::uint64_t bytes = share_bytes(g.share, block_bytes).size();
+    load.sent_messages[c] += g.count;
+    load.sent_bytes[c] += bytes * g.count;
+    if (g.waits_on < kLinkClassCount) {
+      forwards_from(g.waits_on);
+      load.forwarded_bytes += bytes * g.count;
       load.forward_wait_bytes = std::max(load.forward_wait_bytes, bytes);
     }
   }
-  for (const Recv& r : plan.recvs) {
-    const auto c = static_cast<std::size_t>(r.link);
-    ++load.recv_messages[c];
-    load.recv_bytes[c] += share_bytes(r.share, block_bytes).size();
+  for (const LoadShape::Group& g : shape.recvs) {
+    const auto c = static_cast<std::size_t>(g.link);
+    load.recv_messages[c] += g.count;
+    load.recv_bytes[c] += share_bytes(g.share, block_bytes).size() * g.count;
   }
-  load.copy_bytes += block_bytes * plan.copies.size();
-  for (const BundleSend& b : plan.bundle_sends) {
+  load.copy_bytes += block_bytes * shape.copies;
+  for (const LoadShape::BundleOut& b : shape.bundle_sends) {
     const auto c = static_cast<std::size_t>(b.link);
-    const std::uint64_t payload = block_bytes * b.pieces.size();
-    load.sent_messages[c] += static_cast<std::uint64_t>(bundle_messages(b.pieces.size(), payload));
-    load.sent_bytes[c] += bundle_header_bytes(b.pieces.size()) + payload;
+    const std::uint64_t payload = block_bytes * b.pieces;
+    load.sent_messages[c] += static_cast<std::uint64_t>(bundle_messages(b.pieces, payload));
+    load.sent_bytes[c] += bundle_header_bytes(b.pieces) + payload;
     load.copy_bytes += payload;  // packed into the bundle
-    for (const PieceSource& f : b.from) {
-      if (f.bundle < 0) continue;
-      const BundleRecv& in = plan.bundle_recvs[static_cast<std::size_t>(f.bundle)];
-      forwards_from(in.link);
+    for (const LoadShape::BundleIn& in : b.waits_on) {
+      forwards_from(static_cast<int>(in.link));
       load.forwarded_bytes += block_bytes;
-      load.forward_wait_bytes = std::max(load.forward_wait_bytes, block_bytes * in.pieces.size());
+      load.forward_wait_bytes = std::max(load.forward_wait_bytes, block_bytes * in.pieces);
     }
   }
-  for (const BundleRecv& b : plan.bundle_recvs) {
+  for (const LoadShape::BundleIn& b : shape.bundle_recvs) {
     const auto c = static_cast<std::size_t>(b.link);
-    const std::uint64_t payload = block_bytes * b.pieces.size();
-    load.recv_messages[c] += static_cast<std::uint64_t>(bundle_messages(b.pieces.size(), payload));
-    load.recv_bytes[c] += bundle_header_bytes(b.pieces.size()) + payload;
-    for (const int slot : b.slot) load.copy_bytes += slot >= 0 ? block_bytes : 0;  // unpacked into the slot
+    const std::uint64_t payload = block_bytes * b.pieces;
+    load.recv_messages[c] += static_cast<std::uint64_t>(bundle_messages(b.pieces, payload));
+    load.recv_bytes[c] += bundle_header_bytes(b.pieces) + payload;
+    load.copy_bytes += block_bytes * b.slots;  // unpacked into the slots
   }
   return load;
 }
@@ -271,11 +306,16 @@ double predict_call_us(const PlanInput& input, const Plan& plan, Variant v, bool
 
 std::vector<std::int64_t> predict_row_ns(const PlanInput& input, const Plan& plan, Variant v, bool alltoall,
                                          const MachineModel& m, int ranks_on_node) {
-  const std::uint64_t node_blocks = node_network_blocks(input, v, alltoall);  // not per size
+  return predict_row_ns(plan, m, ranks_on_node, node_network_blocks(input, v, alltoall));
+}
+
+std::vector<std::int64_t> predict_row_ns(const Plan& plan, const MachineModel& m, int ranks_on_node,
+                                         std::uint64_t node_blocks) {
+  const LoadShape shape = load_shape(plan);  // not per size
   std::vector<std::int64_t> row;
   row.reserve(kModelSizeCount);
   for (const std::uint64_t b : model_sizes()) {
-    const double us = predict_rank_us(rank_load(plan, b), m, ranks_on_node, b * node_blocks);
+    const double us = predict_rank_us(rank_load(shape, b), m, ranks_on_node, b * node_blocks);
     row.push_back(static_cast<std::int64_t>(std::min(us * 1000.0, 9.0e18)));
   }
   return row;

@@ -68,6 +68,36 @@ struct RankLoad {
 };
 RankLoad rank_load(const Plan& plan, std::uint64_t block_bytes);
 
+// What rank_load reads of a plan, its fragments grouped by what their load
+// depends on (link class, share of the block, the class a forward waits
+// on): the cost rows evaluate it at every model size, so they walk a few
+// groups per size instead of every fragment.
+struct LoadShape {
+  struct Group {
+    LinkClass link = LinkClass::kNetwork;
+    Share share;
+    int waits_on = kLinkClassCount;  // a forward: the class of the receive it waits for
+    std::uint64_t count = 0;
+  };
+  struct BundleIn {
+    LinkClass link = LinkClass::kNetwork;
+    std::size_t pieces = 0;
+    std::size_t slots = 0;  // pieces that fill a slot here
+  };
+  struct BundleOut {
+    LinkClass link = LinkClass::kNetwork;
+    std::size_t pieces = 0;
+    std::vector<BundleIn> waits_on;  // per piece carried on: the bundle it came in
+  };
+  std::vector<Group> sends;
+  std::vector<Group> recvs;
+  std::uint64_t copies = 0;
+  std::vector<BundleOut> bundle_sends;
+  std::vector<BundleIn> bundle_recvs;
+};
+LoadShape load_shape(const Plan& plan);
+RankLoad rank_load(const LoadShape& shape, std::uint64_t block_bytes);
+
 // The time one rank spends in one call (us): per-message cost at both ends,
 // the bytes at the process rate or, across nodes, at the rate the node's NIC
 // gives all of the node's network bytes (max-rate), copies, and for a rank
@@ -96,6 +126,10 @@ double predict_call_us(const PlanInput& input, const Plan& plan, Variant v, bool
 // do not depend on the size and are counted once.
 std::vector<std::int64_t> predict_row_ns(const PlanInput& input, const Plan& plan, Variant v, bool alltoall,
                                          const MachineModel& m, int ranks_on_node);
+// The same with the node's network blocks already counted
+// (node_network_blocks: one count serves every variant that counts alike).
+std::vector<std::int64_t> predict_row_ns(const Plan& plan, const MachineModel& m, int ranks_on_node,
+                                         std::uint64_t node_blocks);
 // The ranks of `input.rank`'s node (from input.places).
 int ranks_on_node(const PlanInput& input);
 

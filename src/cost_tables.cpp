@@ -50,9 +50,8 @@ const algos::Plan& alltoall_plan(const GraphInfo& info, Variant v) {
   return v == Variant::kLinear ? info.alltoall_linear : info.alltoall_aggregated;
 }
 
-void add_rows(const algos::PlanInput& input, const algos::Plan& plan, Variant v, bool alltoall, int ranks_on_node,
-              std::vector<std::int64_t>& terms) {
-  const std::vector<std::int64_t> row = algos::predict_row_ns(input, plan, v, alltoall, machine_model(), ranks_on_node);
+void add_rows(const algos::Plan& plan, int ranks_on_node, std::uint64_t node_blocks, std::vector<std::int64_t>& terms) {
+  const std::vector<std::int64_t> row = algos::predict_row_ns(plan, machine_model(), ranks_on_node, node_blocks);
   terms.insert(terms.end(), row.begin(), row.end());
 }
 
@@ -65,8 +64,13 @@ const algos::MachineModel& machine_model() {
 
 void cost_terms(const GraphInfo& info, const algos::PlanInput& input, std::vector<std::int64_t>& terms) {
   const int ranks = algos::ranks_on_node(input);
-  for (const Variant v : kGatherRows) add_rows(input, gather_plan(info, v), v, false, ranks, terms);
-  for (const Variant v : kAlltoallRows) add_rows(input, alltoall_plan(info, v), v, true, ranks, terms);
+  // Two counts serve all five rows: per edge (linear, both alltoalls) and
+  // per (source, remote node) (the deduplicating allgathers).
+  const std::uint64_t per_edge = algos::node_network_blocks(input, Variant::kLinear, false);
+  const std::uint64_t per_source = algos::node_network_blocks(input, Variant::kLeader, false);
+  for (const Variant v : kGatherRows)
+    add_rows(gather_plan(info, v), ranks, v == Variant::kLinear ? per_edge : per_source, terms);
+  for (const Variant v : kAlltoallRows) add_rows(alltoall_plan(info, v), ranks, per_edge, terms);
 }
 
 void set_cost_tables(GraphInfo& info, const std::int64_t* agreed) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <span>
+#include <string>
 
 #include "graphs.h"
 #include "test_support.h"
@@ -91,6 +92,64 @@ TEST(CostModel, LoadOfAnOwnerCountsItsBundlesAndWhatItForwards) {
   EXPECT_EQ(forwarded, 8000u);
 }
 
+// The grouped load (what the cost rows evaluate at every size) against a
+// fragment-by-fragment count, for every rank's leader plan of a random graph
+// on 2 nodes x 8 ranks, at every model size; the aggregated plans' groups
+// hold every fragment and bundle.
+TEST(CostModel, GroupedLoadEqualsTheFragmentByFragmentCount) {
+  CommGraph g = make_uniform_comm(Model::kFrontier, 2, 8);
+  Rng rng(11);
+  set_edges(g, erdos_renyi_edges(g.size(), 0.5, rng), &rng);
+  const auto fragments = [](const std::vector<LoadShape::Group>& groups) {
+    std::uint64_t n = 0;
+    for (const LoadShape::Group& grp : groups) n += grp.count;
+    return n;
+  };
+  for (int r = 0; r < g.size(); ++r) {
+    const PlanInput input = make_plan_input(g, r);
+    const Plan p = build_leader_plan(input);
+    ASSERT_TRUE(p.bundle_sends.empty() && p.bundle_recvs.empty());
+    const LoadShape shape = load_shape(p);
+    EXPECT_EQ(fragments(shape.sends), p.sends.size());
+    EXPECT_EQ(fragments(shape.recvs), p.recvs.size());
+    for (const std::uint64_t b : model_sizes()) {
+      RankLoad want;
+      for (const Send& s : p.sends) {
+        const auto c = static_cast<std::size_t>(s.link);
+        const std::uint64_t bytes = share_bytes(s.share, b).size();
+        ++want.sent_messages[c];
+        want.sent_bytes[c] += bytes;
+        if (s.after_recv < 0) continue;
+        const int from = static_cast<int>(p.recvs[static_cast<std::size_t>(s.after_recv)].link);
+        want.forwards_from = want.forwards_from == kLinkClassCount ? from : std::max(want.forwards_from, from);
+        want.forwarded_bytes += bytes;
+        want.forward_wait_bytes = std::max(want.forward_wait_bytes, bytes);
+      }
+      for (const Recv& v : p.recvs) {
+        ++want.recv_messages[static_cast<std::size_t>(v.link)];
+        want.recv_bytes[static_cast<std::size_t>(v.link)] += share_bytes(v.share, b).size();
+      }
+      want.copy_bytes = b * p.copies.size();
+      const RankLoad got = rank_load(shape, b);
+      const std::string at = "rank " + std::to_string(r) + ", " + std::to_string(b) + " B";
+      EXPECT_EQ(got.sent_messages, want.sent_messages) << at;
+      EXPECT_EQ(got.sent_bytes, want.sent_bytes) << at;
+      EXPECT_EQ(got.recv_messages, want.recv_messages) << at;
+      EXPECT_EQ(got.recv_bytes, want.recv_bytes) << at;
+      EXPECT_EQ(got.copy_bytes, want.copy_bytes) << at;
+      EXPECT_EQ(got.forwards_from, want.forwards_from) << at;
+      EXPECT_EQ(got.forwarded_bytes, want.forwarded_bytes) << at;
+      EXPECT_EQ(got.forward_wait_bytes, want.forward_wait_bytes) << at;
+    }
+    const Plan agg = build_aggregated_plan(input);
+    const LoadShape agg_shape = load_shape(agg);
+    EXPECT_EQ(fragments(agg_shape.sends), agg.sends.size());
+    EXPECT_EQ(fragments(agg_shape.recvs), agg.recvs.size());
+    EXPECT_EQ(agg_shape.bundle_sends.size(), agg.bundle_sends.size());
+    EXPECT_EQ(agg_shape.bundle_recvs.size(), agg.bundle_recvs.size());
+  }
+}
+
 TEST(CostModel, TimeGrowsWithBytesAndWithRanksPerCore) {
   const CommGraph g = complete_2x2();
   const Plan p = build_leader_plan(make_plan_input(g, 0));
@@ -106,6 +165,24 @@ TEST(CostModel, TimeGrowsWithBytesAndWithRanksPerCore) {
   EXPECT_GT(predict_rank_us(l, m, 4, 0), predict_rank_us(l, m, 2, 0));
   // The node's network bytes through the NIC: more of them, more time.
   EXPECT_GT(predict_rank_us(l, m, 2, 1 << 20), predict_rank_us(l, m, 2, 4096));
+}
+
+// The library counts a node's network blocks twice, not once per row
+// (src/cost_tables.cpp): per edge for linear and both alltoalls, per
+// (source, remote node) for leader and aggregated.
+TEST(CostModel, NodeNetworkBlocksTakeTwoValues) {
+  CommGraph g = make_uniform_comm(Model::kFrontier, 3, 4);
+  Rng rng(5);
+  set_edges(g, erdos_renyi_edges(g.size(), 0.4, rng), &rng);
+  for (int r = 0; r < g.size(); ++r) {
+    const PlanInput input = make_plan_input(g, r);
+    const std::uint64_t per_edge = node_network_blocks(input, Variant::kLinear, false);
+    const std::uint64_t per_source = node_network_blocks(input, Variant::kLeader, false);
+    EXPECT_EQ(node_network_blocks(input, Variant::kAggregated, false), per_source);
+    EXPECT_EQ(node_network_blocks(input, Variant::kLinear, true), per_edge);
+    EXPECT_EQ(node_network_blocks(input, Variant::kAggregated, true), per_edge);
+    EXPECT_LE(per_source, per_edge);
+  }
 }
 
 TEST(CostModel, NodeNetworkBytesCountEdgesOrDistinctSourcesPerRemoteNode) {
