@@ -4,6 +4,7 @@
 
 #include "nbrcoll/nbrcoll.h"
 #include "nbrcoll_hooks.h"
+#include "round_order.h"
 
 namespace nbrbench {
 
@@ -11,8 +12,10 @@ std::vector<Summary> time_interleaved(const std::vector<std::string>& algos, int
                                       const CallSteps& steps) {
   const std::size_t na = algos.size();
   std::vector<std::vector<double>> t(na, std::vector<double>(static_cast<std::size_t>(iters)));
-  for (int it = -warmup; it < iters; ++it)
-    for (std::size_t a = 0; a < na; ++a) {
+  std::vector<std::size_t> order(na);
+  for (int it = -warmup; it < iters; ++it) {
+    round_order(static_cast<std::uint64_t>(it + warmup), order);
+    for (const std::size_t a : order) {
       select_algo(algos[a]);
       if (steps.prepare) steps.prepare(a, call);
       MPI_Barrier(MPI_COMM_WORLD);
@@ -28,6 +31,7 @@ std::vector<Summary> time_interleaved(const std::vector<std::string>& algos, int
       ++call;
       if (it >= 0) t[a][static_cast<std::size_t>(it)] = t1 - t0;
     }
+  }
   std::vector<Summary> out;
   for (auto& v : t) {
     MPI_Allreduce(MPI_IN_PLACE, v.data(), iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);

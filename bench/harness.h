@@ -31,8 +31,8 @@ struct CallSteps {
   std::function<void(std::size_t algo, std::uint64_t call)> check;
 };
 
-// For `warmup` untimed and then `iters` timed rounds, each algorithm in turn
-// (nbrcoll's override set before each call). Per round the time is the max
+// For `warmup` untimed and then `iters` timed rounds, each algorithm once a
+// round in round_order's order (nbrcoll's override set before each call). Per round the time is the max
 // over ranks (reduced after the loop); returns median/min/max in
 // microseconds per algorithm, the same on every rank. `call` numbers calls
 // (identically on all ranks) and is advanced.

@@ -1,11 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <vector>
 
 #include "fill.h"
 #include "options.h"
 #include "report.h"
+#include "round_order.h"
 #include "sizes.h"
 #include "stats.h"
 
@@ -160,4 +162,39 @@ TEST(Report, CsvQuotingAndMpiNames) {
   EXPECT_EQ(mpi_name_and_version("Intel(R) MPI Library 2021.5 for Linux* OS\n"),
             (std::pair<std::string, std::string>{"Intel(R) MPI Library", "2021.5"}));
   EXPECT_EQ(mpi_name_and_version(""), (std::pair<std::string, std::string>{"unknown", "unknown"}));
+}
+
+// The benchmark's order of algorithms per round: a permutation, the same for
+// the same round, and over many rounds every algorithm runs right after
+// every other one (no fixed predecessor).
+TEST(RoundOrder, ShufflesEachRoundTheSameWayEverywhere) {
+  const std::size_t n = 5;
+  std::vector<std::size_t> a(n), b(n);
+  std::vector<int> follows(n * n, 0);
+  std::size_t previous = n;  // the last algorithm of the round before
+  bool some_round_differs = false;
+  for (std::uint64_t round = 0; round < 200; ++round) {
+    round_order(round, a);
+    round_order(round, b);
+    EXPECT_EQ(a, b);
+    std::vector<std::size_t> sorted = a;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(sorted[i], i);
+    for (const std::size_t x : a) {
+      if (previous < n) ++follows[previous * n + x];
+      previous = x;
+    }
+    if (round > 0) {
+      std::vector<std::size_t> first(n);
+      round_order(0, first);
+      some_round_differs = some_round_differs || a != first;
+    }
+  }
+  EXPECT_TRUE(some_round_differs);
+  for (std::size_t p = 0; p < n; ++p) {
+    for (std::size_t x = 0; x < n; ++x) {
+      if (p == x) continue;
+      EXPECT_GT(follows[p * n + x], 10) << x << " after " << p;
+    }
+  }
 }

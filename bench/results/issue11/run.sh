@@ -9,7 +9,7 @@
 set -u
 cd "$(dirname "$0")/../../.."
 B=$PWD/build/bin/nbrcoll-bench
-O=$PWD/bench/results/issue11
+O=${OUT:-$PWD/bench/results/issue11}  # OUT=dir: write there instead
 export NBRCOLL_TOPO=frontier
 export NBRCOLL_MACHINE=$PWD/bench/results/model/emulated-netns-1gbit.machine
 cluster() { timeout 1800 bench/cluster/run.sh --nodes 2 --ranks-per-node 8 --rate 1gbit -- "$B" "$@"; }
