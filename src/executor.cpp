@@ -312,7 +312,8 @@ struct Pending {
 
 // The vectors of one run, kept in the call's scratch (RunScratch) between
 // calls: a call allocates none of them once its sizes have been seen.
-// PlanRun::setup() sets every one before use.
+// Each is cleared, assigned or resized before a call reads it (setup(),
+// complete_all(), progress_once()).
 struct Buffers {
   std::vector<algos::ByteRange> recv_range;  // per fragment, for this call's block sizes
   std::vector<algos::ByteRange> send_range;
