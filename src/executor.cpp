@@ -876,28 +876,76 @@ void release_failed(MPI_Request& req) {
   req = MPI_REQUEST_NULL;
 }
 
-// No forwarding and no notes (a host-only process): one Waitall (Testall
-// when the caller must not block), as MPI's own linear algorithm does.
-bool PlanRun::complete_all(bool block) {
-  statuses_.resize(requests_.size());
-  const int n = static_cast<int>(requests_.size());
+// Waitall (Testall unless `block`) of `requests`; false while some are still
+// in flight. The first error goes to `first_error` (if none is there yet);
+// a request that failed is freed, one the failed Waitall did not reach is
+// waited for.
+bool complete_requests(std::vector<MPI_Request>& requests, std::vector<MPI_Status>& statuses, bool block,
+                       int& first_error) {
+  const auto note = [&first_error](int rc) {
+    if (rc != MPI_SUCCESS && first_error == MPI_SUCCESS) first_error = rc;
+  };
+  statuses.resize(requests.size());
+  const int n = static_cast<int>(requests.size());
   int flag = 1;
-  const int rc = block ? PMPI_Waitall(n, requests_.data(), statuses_.data())
-                       : PMPI_Testall(n, requests_.data(), &flag, statuses_.data());
+  const int rc = block ? PMPI_Waitall(n, requests.data(), statuses.data())
+                       : PMPI_Testall(n, requests.data(), &flag, statuses.data());
   if (flag == 0 && rc == MPI_SUCCESS) return false;
   if (rc == MPI_ERR_IN_STATUS) {
-    for (std::size_t i = 0; i < requests_.size(); ++i) {
-      const int error = statuses_[i].MPI_ERROR;
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      const int error = statuses[i].MPI_ERROR;
       if (error == MPI_ERR_PENDING) {
-        note(PMPI_Wait(&requests_[i], MPI_STATUS_IGNORE));  // not reached by the failed Waitall
+        note(PMPI_Wait(&requests[i], MPI_STATUS_IGNORE));  // not reached by the failed Waitall
       } else if (error != MPI_SUCCESS) {
         note(error);
-        release_failed(requests_[i]);
+        release_failed(requests[i]);
       }
     }
   } else {
     note(rc);
   }
+  return true;
+}
+
+void LinearRun::start() {
+  std::vector<MPI_Request>& requests = buffers_.requests;
+  requests.clear();
+  const auto linear = static_cast<std::size_t>(algos::Variant::kLinear);
+  const algos::Plan& plan = plan_.mixed.plan;
+  const bool hollow = layout_.hollow();
+  const auto post = [&](int rc) {
+    if (rc != MPI_SUCCESS && error_ == MPI_SUCCESS) error_ = rc;
+  };
+  requests.reserve(plan_.recvs_of[linear].size() + plan_.own_sends_of[linear].size());
+  for (const int i : plan_.recvs_of[linear]) {
+    const algos::Recv& r = plan.recvs[static_cast<std::size_t>(i)];
+    const algos::ByteRange range = algos::share_bytes(r.share, layout_.slot_bytes(r.slot));
+    char* data = hollow ? nullptr : layout_.slot_data(r.slot) + range.begin;
+    const ByteMessage m(range.size());
+    requests.push_back(MPI_REQUEST_NULL);
+    post(PMPI_Irecv(data, m.count(), m.type(), channel_.rank(r.peer), r.tag + channel_.tag_offset, channel_.comm,
+                    &requests.back()));
+  }
+  for (const int i : plan_.own_sends_of[linear]) {
+    const algos::Send& s = plan.sends[static_cast<std::size_t>(i)];
+    const algos::ByteRange range = algos::share_bytes(s.share, send_source_bytes(layout_, s));
+    const char* data = hollow ? nullptr : send_source(layout_, s) + range.begin;
+    const ByteMessage m(range.size());
+    requests.push_back(MPI_REQUEST_NULL);
+    post(PMPI_Isend(data, m.count(), m.type(), channel_.rank(s.peer), s.tag + channel_.tag_offset, channel_.comm,
+                    &requests.back()));
+  }
+}
+
+bool LinearRun::step(bool block) {
+  if (!done_) done_ = complete_requests(buffers_.requests, buffers_.statuses, block, error_);
+  return done_;
+}
+
+// No forwarding and no notes (a host-only process): one Waitall (Testall
+// when the caller must not block), as MPI's own linear algorithm does.
+bool PlanRun::complete_all(bool block) {
+  if (!complete_requests(requests_, statuses_, block, first_error_)) return false;
   settled_ = requests_.size();  // nothing to forward or to copy: every block is in place
   return true;
 }
@@ -986,17 +1034,29 @@ run_detail::Buffers& RunScratch::buffers() {
 
 PlanExecution::PlanExecution(const RunnablePlan& plan, const CallChoice& choice, const CallLayout& layout,
                              BundleStore& bundles, RunScratch& scratch, const Channel& channel,
-                             const DeviceRouting* device)
-    : run_(std::make_unique<run_detail::PlanRun>(plan, choice, layout, bundles, scratch.buffers(), channel, device)) {}
+                             const DeviceRouting* device) {
+  const auto linear = static_cast<std::size_t>(algos::Variant::kLinear);
+  const bool all_linear = std::all_of(choice.variant.begin(), choice.variant.end(),
+                                      [](algos::Variant v) { return v == algos::Variant::kLinear; });
+  // (The linear plan forwards nothing: every one of its sends is an own send.)
+  const bool forwards = plan.sends_of[linear].size() != plan.own_sends_of[linear].size();
+  if (device == nullptr && !choice.bundles && all_linear && !forwards)
+    linear_.emplace(plan, layout, scratch.buffers(), channel);
+  else
+    run_ = std::make_unique<run_detail::PlanRun>(plan, choice, layout, bundles, scratch.buffers(), channel, device);
+}
 PlanExecution::~PlanExecution() = default;
 void PlanExecution::start() {
-  run_->start();
+  if (linear_)
+    linear_->start();
+  else
+    run_->start();
 }
 bool PlanExecution::step(bool block) {
-  return run_->step(block);
+  return linear_ ? linear_->step(block) : run_->step(block);
 }
 int PlanExecution::error() const {
-  return run_->error();
+  return linear_ ? linear_->error() : run_->error();
 }
 
 int run_plan(const RunnablePlan& plan, const CallChoice& choice, const CallLayout& layout, BundleStore& bundles,

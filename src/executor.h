@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "datatype.h"
@@ -247,8 +248,35 @@ class RunScratch {
 // it is given must outlive it (the channel's rank map included).
 // Always completes every posted message, and sends every forward even after
 // an error, so that no peer waits forever.
+namespace run_detail {
+// A host-only call whose every block goes linear, without bundles: nothing
+// is forwarded and no note travels, so PlanRun's bookkeeping (byte ranges
+// and staging per fragment of every variant, the pending operations) buys
+// nothing. It posts the messages PlanRun would post, in the same order (the
+// linear fragments' receives, then this rank's own sends), and completes
+// them with one Waitall (Testall when it must not block).
+class LinearRun {
+ public:
+  LinearRun(const RunnablePlan& plan, const CallLayout& layout, Buffers& buffers, const Channel& channel)
+      : plan_(plan), layout_(layout), buffers_(buffers), channel_(channel) {}
+  void start();
+  bool step(bool block);
+  [[nodiscard]] int error() const { return error_; }
+
+ private:
+  const RunnablePlan& plan_;
+  const CallLayout& layout_;
+  Buffers& buffers_;
+  Channel channel_;
+  int error_ = MPI_SUCCESS;
+  bool done_ = false;
+};
+}  // namespace run_detail
+
 class PlanExecution {
  public:
+  // A host-only call (`device` null) whose blocks all chose linear and whose
+  // bundles stay home runs as a run_detail::LinearRun, any other as a PlanRun.
   PlanExecution(const RunnablePlan& plan, const CallChoice& choice, const CallLayout& layout, BundleStore& bundles,
                 RunScratch& scratch, const Channel& channel, const DeviceRouting* device = nullptr);
   PlanExecution(const PlanExecution&) = delete;
@@ -261,6 +289,7 @@ class PlanExecution {
   [[nodiscard]] int error() const;
 
  private:
+  std::optional<run_detail::LinearRun> linear_;
   std::unique_ptr<run_detail::PlanRun> run_;
 };
 
