@@ -404,9 +404,9 @@ class PlanRun {
     note(MPI_ERR_OTHER);
   }
   MPI_Request* next_request(Op op, int fragment) {
-    requests_.push_back(MPI_REQUEST_NULL);
-    pending_.push_back({op, fragment});
-    return &requests_.back();
+    buffers_.requests.push_back(MPI_REQUEST_NULL);
+    buffers_.pending.push_back({op, fragment});
+    return &buffers_.requests.back();
   }
   void select_active();
   void setup();
@@ -425,32 +425,10 @@ class PlanRun {
   bool complete_all(bool block);
   bool progress_once(bool block);
   [[nodiscard]] bool finished() const {
-    return started_ && settled_ == requests_.size() && (device_ == nullptr || !device_->copies_running());
+    return started_ && settled_ == buffers_.requests.size() && (device_ == nullptr || !device_->copies_running());
   }
 
-  // This call's vectors, kept in the scratch it was given (Buffers), each
-  // under the name the code below uses.
-  Buffers& buffers_;
-  decltype(Buffers::recv_range)& recv_range_ = buffers_.recv_range;
-  decltype(Buffers::send_range)& send_range_ = buffers_.send_range;
-  decltype(Buffers::recv_stage)& recv_stage_ = buffers_.recv_stage;
-  decltype(Buffers::send_stage)& send_stage_ = buffers_.send_stage;
-  decltype(Buffers::recv_desc)& recv_desc_ = buffers_.recv_desc;
-  decltype(Buffers::send_desc)& send_desc_ = buffers_.send_desc;
-  decltype(Buffers::data_request)& data_request_ = buffers_.data_request;
-  decltype(Buffers::note_request)& note_request_ = buffers_.note_request;
-  decltype(Buffers::taken)& taken_ = buffers_.taken;
-  decltype(Buffers::missing)& missing_ = buffers_.missing;
-  decltype(Buffers::left_from)& left_from_ = buffers_.left_from;
-  decltype(Buffers::read_from)& read_from_ = buffers_.read_from;
-  decltype(Buffers::ack_posted)& ack_posted_ = buffers_.ack_posted;
-  decltype(Buffers::requests)& requests_ = buffers_.requests;
-  decltype(Buffers::pending)& pending_ = buffers_.pending;
-  decltype(Buffers::statuses)& statuses_ = buffers_.statuses;
-  decltype(Buffers::done)& done_ = buffers_.done;
-  decltype(Buffers::copied)& copied_ = buffers_.copied;
-  decltype(Buffers::failed_copies)& failed_copies_ = buffers_.failed_copies;
-  decltype(Buffers::bundle_waits)& bundle_waits_ = buffers_.bundle_waits;
+  Buffers& buffers_;  // this call's vectors, kept in its scratch
   const algos::Plan& plan_;
   const RunnablePlan& runnable_;
   const std::vector<algos::Variant>& choice_;
@@ -509,36 +487,36 @@ void PlanRun::setup() {
   std::uint64_t staged = 0;
   const std::size_t nr = plan_.recvs.size();
   const std::size_t ns = plan_.sends.size();
-  requests_.clear();
-  pending_.clear();
-  copied_.clear();
-  failed_copies_.clear();
-  recv_range_.assign(nr, {});
-  recv_stage_.assign(nr, 0);
+  buffers_.requests.clear();
+  buffers_.pending.clear();
+  buffers_.copied.clear();
+  buffers_.failed_copies.clear();
+  buffers_.recv_range.assign(nr, {});
+  buffers_.recv_stage.assign(nr, 0);
   for (const int active : *active_recvs_) {
     const auto i = static_cast<std::size_t>(active);
     const algos::Recv& r = plan_.recvs[i];
-    recv_range_[i] = algos::share_bytes(r.share, layout_.slot_bytes(r.slot));
-    recv_stage_[i] = staged;
-    if (recv_staged()) staged += recv_range_[i].size();
+    buffers_.recv_range[i] = algos::share_bytes(r.share, layout_.slot_bytes(r.slot));
+    buffers_.recv_stage[i] = staged;
+    if (recv_staged()) staged += buffers_.recv_range[i].size();
     if (!runnable_.forwards[i].empty()) forwards_ = true;
   }
-  send_range_.assign(ns, {});
-  send_stage_.assign(ns, 0);
+  buffers_.send_range.assign(ns, {});
+  buffers_.send_stage.assign(ns, 0);
   std::size_t messages = 0;
   for (const int active : *active_sends_) {
     const auto i = static_cast<std::size_t>(active);
     const algos::Send& s = plan_.sends[i];
-    send_range_[i] = algos::share_bytes(s.share, send_source_bytes(layout_, s));
-    send_stage_[i] = staged;
-    if (planned_route(i) == Route::kMpiStaged) staged += send_range_[i].size();
+    buffers_.send_range[i] = algos::share_bytes(s.share, send_source_bytes(layout_, s));
+    buffers_.send_stage[i] = staged;
+    if (planned_route(i) == Route::kMpiStaged) staged += buffers_.send_range[i].size();
     ++messages;
   }
   messages += nr;
   if (bundles_) {
     store_.in.resize(plan_.bundle_recvs.size());
     store_.out.resize(plan_.bundle_sends.size());
-    bundle_waits_ = runnable_.bundle_waits;
+    buffers_.bundle_waits = runnable_.bundle_waits;
     messages += 2 * (plan_.bundle_recvs.size() + plan_.bundle_sends.size());
     if (!plan_.bundle_recvs.empty()) forwards_ = true;  // every bundle received is taken apart
   }
@@ -550,53 +528,53 @@ void PlanRun::setup() {
         broken_ = true;
       }
     }
-    recv_desc_.assign(nr, {});
-    send_desc_.assign(ns, {});
-    data_request_.assign(nr, 0);
-    note_request_.assign(nr, 0);
-    taken_.assign(nr, 0);
-    missing_.assign(nr, 0);
+    buffers_.recv_desc.assign(nr, {});
+    buffers_.send_desc.assign(ns, {});
+    buffers_.data_request.assign(nr, 0);
+    buffers_.note_request.assign(nr, 0);
+    buffers_.taken.assign(nr, 0);
+    buffers_.missing.assign(nr, 0);
     const std::size_t ranks = routing_->process_of->size();
-    left_from_.assign(ranks, 0);
-    read_from_.assign(ranks, 0);
-    ack_posted_.assign(ranks, 0);
+    buffers_.left_from.assign(ranks, 0);
+    buffers_.read_from.assign(ranks, 0);
+    buffers_.ack_posted.assign(ranks, 0);
     for (const int i : *active_recvs_)
-      ++left_from_[static_cast<std::size_t>(plan_.recvs[static_cast<std::size_t>(i)].peer)];
+      ++buffers_.left_from[static_cast<std::size_t>(plan_.recvs[static_cast<std::size_t>(i)].peer)];
     messages += nr + 2 * ranks;  // a note per receive, at most one ack each way per peer
   }
-  // Pointers into requests_ are taken while posting: no reallocation allowed.
-  requests_.reserve(messages);
-  pending_.reserve(messages);
+  // Pointers into buffers_.requests are taken while posting: no reallocation allowed.
+  buffers_.requests.reserve(messages);
+  buffers_.pending.reserve(messages);
 }
 
 void PlanRun::post_recv(std::size_t r) {
   const algos::Recv& recv = plan_.recvs[r];
-  const algos::ByteRange range = recv_range_[r];
+  const algos::ByteRange range = buffers_.recv_range[r];
   char* data = layout_.hollow() || broken_ ? nullptr : layout_.slot_data(recv.slot) + range.begin;
-  if (recv_staged()) data = device_->staging() + recv_stage_[r];
+  if (recv_staged()) data = device_->staging() + buffers_.recv_stage[r];
   const ByteMessage m(broken_ ? 0 : range.size());
-  if (notes_) data_request_[r] = requests_.size();
+  if (notes_) buffers_.data_request[r] = buffers_.requests.size();
   note(PMPI_Irecv(data, m.count(), m.type(), channel_.rank(recv.peer), recv.tag + tag_offset_, comm_,
                   next_request(Op::kRecv, static_cast<int>(r))));
   if (!notes_) return;
-  note_request_[r] = requests_.size();
-  note(PMPI_Irecv(&recv_desc_[r], sizeof(IpcDescriptor), MPI_BYTE, channel_.rank(recv.peer),
+  buffers_.note_request[r] = buffers_.requests.size();
+  note(PMPI_Irecv(&buffers_.recv_desc[r], sizeof(IpcDescriptor), MPI_BYTE, channel_.rank(recv.peer),
                   recv.tag + tag_offset_ + routing_->note_shift, comm_, next_request(Op::kNote, static_cast<int>(r))));
 }
 
 void PlanRun::post_send(std::size_t s) {
   const algos::Send& send = plan_.sends[s];
-  const algos::ByteRange range = send_range_[s];
+  const algos::ByteRange range = buffers_.send_range[s];
   const char* data = layout_.hollow() ? nullptr : send_source(layout_, send) + range.begin;
   Route route = planned_route(s);
-  if (notes_ &&
-      (layout_.hollow() || broken_ || (send.after_recv >= 0 && missing_[static_cast<std::size_t>(send.after_recv)]))) {
+  if (notes_ && (layout_.hollow() || broken_ ||
+                 (send.after_recv >= 0 && buffers_.missing[static_cast<std::size_t>(send.after_recv)]))) {
     route = Route::kMissing;
   } else if (range.size() == 0) {
     route = Route::kMpi;  // nothing to stage or to read: an empty message
   }
   if (route == Route::kMpiStaged) {
-    char* stage = device_->staging() + send_stage_[s];
+    char* stage = device_->staging() + buffers_.send_stage[s];
     if (const int rc = device_->to_host(stage, data, range.size()); rc != 0) {
       note_device(rc, "copy to host");
       route = Route::kMissing;
@@ -616,9 +594,9 @@ void PlanRun::post_send(std::size_t s) {
 // A note instead of the bytes: where to read them (IPC), or that they are missing.
 void PlanRun::send_note(std::size_t s, Route route, const char* data) {
   const algos::Send& send = plan_.sends[s];
-  IpcDescriptor& d = send_desc_[s];
+  IpcDescriptor& d = buffers_.send_desc[s];
   d = IpcDescriptor{};
-  d.bytes = send_range_[s].size();
+  d.bytes = buffers_.send_range[s].size();
   if (route == Route::kIpc) {
     if (const int rc = device_->describe(data, d); rc != 0) {
       note_device(rc, "IPC export");
@@ -627,9 +605,9 @@ void PlanRun::send_note(std::size_t s, Route route, const char* data) {
   }
   d.missing = route == Route::kMissing ? 1 : 0;
   const auto peer = static_cast<std::size_t>(send.peer);
-  if (route == Route::kIpc && ack_posted_[peer] == 0) {
+  if (route == Route::kIpc && buffers_.ack_posted[peer] == 0) {
     // The peer reads this rank's memory: this call ends only after its ack.
-    ack_posted_[peer] = 1;
+    buffers_.ack_posted[peer] = 1;
     note(PMPI_Irecv(nullptr, 0, MPI_BYTE, channel_.rank(send.peer), routing_->ack_tag, comm_,
                     next_request(Op::kAckRecv, send.peer)));
   }
@@ -641,9 +619,9 @@ void PlanRun::send_note(std::size_t s, Route route, const char* data) {
 // the other request is then cancelled (its sender never sends it), and its
 // completion, when the MPI reports it, is ignored.
 bool PlanRun::take(std::size_t r, Op came) {
-  if (taken_[r] != 0) return false;
-  taken_[r] = 1;
-  MPI_Request& other = requests_[came == Op::kRecv ? note_request_[r] : data_request_[r]];
+  if (buffers_.taken[r] != 0) return false;
+  buffers_.taken[r] = 1;
+  MPI_Request& other = buffers_.requests[came == Op::kRecv ? buffers_.note_request[r] : buffers_.data_request[r]];
   if (other != MPI_REQUEST_NULL) note(PMPI_Cancel(&other));
   return true;
 }
@@ -652,14 +630,14 @@ bool PlanRun::take(std::size_t r, Op came) {
 void PlanRun::on_data(std::size_t r, int error) {
   if (notes_) {
     if (!take(r, Op::kRecv)) return;
-    if (error != MPI_SUCCESS) missing_[r] = 1;
+    if (error != MPI_SUCCESS) buffers_.missing[r] = 1;
   }
-  const algos::ByteRange range = recv_range_[r];
+  const algos::ByteRange range = buffers_.recv_range[r];
   if (recv_staged() && error == MPI_SUCCESS && range.size() > 0 && !layout_.hollow()) {
     const int rc = device_->to_device(layout_.slot_data(plan_.recvs[r].slot) + range.begin,
-                                      device_->staging() + recv_stage_[r], range.size());
+                                      device_->staging() + buffers_.recv_stage[r], range.size());
     note_device(rc, "copy to device");
-    if (rc != 0) missing_[r] = 1;
+    if (rc != 0) buffers_.missing[r] = 1;
   }
   on_arrived(r);
 }
@@ -670,18 +648,18 @@ void PlanRun::on_data(std::size_t r, int error) {
 void PlanRun::on_note(std::size_t r, int error) {
   if (!take(r, Op::kNote)) return;
   const algos::Recv& recv = plan_.recvs[r];
-  const IpcDescriptor& d = recv_desc_[r];
-  const algos::ByteRange range = recv_range_[r];
+  const IpcDescriptor& d = buffers_.recv_desc[r];
+  const algos::ByteRange range = buffers_.recv_range[r];
   if (error != MPI_SUCCESS || d.missing != 0) {
     if (error == MPI_SUCCESS) {
       log(LogLevel::kWarn, "a block from rank %d came without its bytes (an error on a rank it passed)", recv.peer);
       note(MPI_ERR_OTHER);
     }
-    missing_[r] = 1;
+    buffers_.missing[r] = 1;
     on_arrived(r);
     return;
   }
-  read_from_[static_cast<std::size_t>(recv.peer)] = 1;
+  buffers_.read_from[static_cast<std::size_t>(recv.peer)] = 1;
   if (d.bytes > range.size()) note(MPI_ERR_TRUNCATE);  // an erroneous program: the two ends' sizes differ
   const std::uint64_t bytes = std::min<std::uint64_t>(d.bytes, range.size());
   if (bytes > 0 && !layout_.hollow()) {
@@ -701,7 +679,7 @@ void PlanRun::on_note(std::size_t r, int error) {
       rc = device_->read_peer(process, d, dst, bytes);
       note_device(rc, "IPC read");
     }
-    if (rc != 0) missing_[r] = 1;
+    if (rc != 0) buffers_.missing[r] = 1;
   }
   on_arrived(r);
 }
@@ -716,7 +694,7 @@ void PlanRun::on_arrived(std::size_t r) {
   if (!notes_) return;
   const int peer = plan_.recvs[r].peer;
   const auto p = static_cast<std::size_t>(peer);
-  if (--left_from_[p] == 0 && read_from_[p] != 0)
+  if (--buffers_.left_from[p] == 0 && buffers_.read_from[p] != 0)
     note(PMPI_Isend(nullptr, 0, MPI_BYTE, channel_.rank(peer), routing_->ack_tag, comm_,
                     next_request(Op::kAckSend, peer)));
 }
@@ -725,7 +703,7 @@ void PlanRun::on_complete(const Pending& p, int error) {
   const auto i = static_cast<std::size_t>(p.fragment);
   // A cancelled twin (or, in an erroneous program, a second message) of a
   // receive that already came: nothing to do.
-  if (notes_ && (p.op == Op::kRecv || p.op == Op::kNote) && taken_[i] != 0) return;
+  if (notes_ && (p.op == Op::kRecv || p.op == Op::kNote) && buffers_.taken[i] != 0) return;
   note(error);
   switch (p.op) {
     case Op::kRecv:
@@ -817,7 +795,7 @@ void PlanRun::on_bundle_arrived(std::size_t b) {
     if (bytes > 0) std::memcpy(layout_.slot_data(slot), in.data.data() + header + in.offset[k], bytes);
   }
   for (const int s : runnable_.bundle_forwards[b]) {
-    if (--bundle_waits_[static_cast<std::size_t>(s)] == 0) post_bundle_send(static_cast<std::size_t>(s));
+    if (--buffers_.bundle_waits[static_cast<std::size_t>(s)] == 0) post_bundle_send(static_cast<std::size_t>(s));
   }
 }
 
@@ -938,15 +916,15 @@ void LinearRun::start() {
 }
 
 bool LinearRun::step(bool block) {
-  if (!done_) done_ = complete_requests(buffers_.requests, buffers_.statuses, block, error_);
-  return done_;
+  if (!finished_) finished_ = complete_requests(buffers_.requests, buffers_.statuses, block, error_);
+  return finished_;
 }
 
 // No forwarding and no notes (a host-only process): one Waitall (Testall
 // when the caller must not block), as MPI's own linear algorithm does.
 bool PlanRun::complete_all(bool block) {
-  if (!complete_requests(requests_, statuses_, block, first_error_)) return false;
-  settled_ = requests_.size();  // nothing to forward or to copy: every block is in place
+  if (!complete_requests(buffers_.requests, buffers_.statuses, block, first_error_)) return false;
+  settled_ = buffers_.requests.size();  // nothing to forward or to copy: every block is in place
   return true;
 }
 
@@ -954,42 +932,42 @@ bool PlanRun::complete_all(bool block) {
 // copy kernels run, the round polls (Testsome) so that their completions are
 // seen too. Returns false when nothing more can complete.
 bool PlanRun::progress_once(bool block) {
-  const auto n = static_cast<int>(requests_.size());
-  done_.resize(requests_.size());
-  statuses_.resize(requests_.size());
+  const auto n = static_cast<int>(buffers_.requests.size());
+  buffers_.done.resize(buffers_.requests.size());
+  buffers_.statuses.resize(buffers_.requests.size());
   int count = 0;
   const bool polling = !block || (device_ != nullptr && device_->copies_running());
-  int rc = polling ? PMPI_Testsome(n, requests_.data(), &count, done_.data(), statuses_.data())
-                   : PMPI_Waitsome(n, requests_.data(), &count, done_.data(), statuses_.data());
+  int rc = polling ? PMPI_Testsome(n, buffers_.requests.data(), &count, buffers_.done.data(), buffers_.statuses.data())
+                   : PMPI_Waitsome(n, buffers_.requests.data(), &count, buffers_.done.data(), buffers_.statuses.data());
   if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) {
     // Which requests completed is unknown: go on one completion at a time.
     note(rc);
     int index = MPI_UNDEFINED;
     MPI_Status st;
-    rc = PMPI_Waitany(n, requests_.data(), &index, &st);
+    rc = PMPI_Waitany(n, buffers_.requests.data(), &index, &st);
     if (index == MPI_UNDEFINED) return false;
-    if (rc != MPI_SUCCESS) release_failed(requests_[static_cast<std::size_t>(index)]);
+    if (rc != MPI_SUCCESS) release_failed(buffers_.requests[static_cast<std::size_t>(index)]);
     ++settled_;
-    on_complete(pending_[static_cast<std::size_t>(index)], rc);
+    on_complete(buffers_.pending[static_cast<std::size_t>(index)], rc);
     return true;
   }
   if (count != MPI_UNDEFINED) {
     settled_ += static_cast<std::size_t>(count);
     for (int k = 0; k < count; ++k) {
       const auto i = static_cast<std::size_t>(k);
-      const auto index = static_cast<std::size_t>(done_[i]);
-      const int error = rc == MPI_ERR_IN_STATUS ? statuses_[i].MPI_ERROR : MPI_SUCCESS;
-      if (error != MPI_SUCCESS) release_failed(requests_[index]);
-      on_complete(pending_[index], error);
+      const auto index = static_cast<std::size_t>(buffers_.done[i]);
+      const int error = rc == MPI_ERR_IN_STATUS ? buffers_.statuses[i].MPI_ERROR : MPI_SUCCESS;
+      if (error != MPI_SUCCESS) release_failed(buffers_.requests[index]);
+      on_complete(buffers_.pending[index], error);
     }
   } else if (!polling) {
     return false;
   }
   if (device_ != nullptr && device_->copies_running()) {
-    note_device(device_->poll(copied_, failed_copies_), "IPC copy");
-    for (int token : failed_copies_) missing_[static_cast<std::size_t>(token)] = 1;
-    for (int token : failed_copies_) on_arrived(static_cast<std::size_t>(token));
-    for (int token : copied_) on_arrived(static_cast<std::size_t>(token));
+    note_device(device_->poll(buffers_.copied, buffers_.failed_copies), "IPC copy");
+    for (int token : buffers_.failed_copies) buffers_.missing[static_cast<std::size_t>(token)] = 1;
+    for (int token : buffers_.failed_copies) on_arrived(static_cast<std::size_t>(token));
+    for (int token : buffers_.copied) on_arrived(static_cast<std::size_t>(token));
   }
   return true;
 }
@@ -1005,7 +983,7 @@ void PlanRun::start() {
   for (const int s : *active_own_sends_) post_send(static_cast<std::size_t>(s));
   if (bundles_) {
     for (std::size_t b = 0; b < plan_.bundle_sends.size(); ++b) {
-      if (bundle_waits_[b] == 0) post_bundle_send(b);
+      if (buffers_.bundle_waits[b] == 0) post_bundle_send(b);
     }
   }
 }
@@ -1018,7 +996,7 @@ bool PlanRun::step(bool block) {
   } else {
     while (!finished() && progress_once(block) && block) {
     }
-    if (block && !finished()) settled_ = requests_.size();  // nothing more can complete
+    if (block && !finished()) settled_ = buffers_.requests.size();  // nothing more can complete
   }
   return finished();
 }

@@ -269,7 +269,7 @@ class LinearRun {
   Buffers& buffers_;
   Channel channel_;
   int error_ = MPI_SUCCESS;
-  bool done_ = false;
+  bool finished_ = false;
 };
 }  // namespace run_detail
 
