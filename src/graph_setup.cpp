@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <numeric>
 #include <stdexcept>
@@ -127,22 +129,30 @@ std::vector<int> world_ranks_of(MPI_Comm comm, bool translate) {
   return there;
 }
 
-// Wall-clock steps in microseconds.
+// The steps' wall-clock and CPU times (StepTime).
 class Stopwatch {
  public:
-  double lap() {
-    const auto now = std::chrono::steady_clock::now();
-    const double us = std::chrono::duration<double, std::micro>(now - last_).count();
+  StepTime lap() {
+    const StepTime now = read();
+    const StepTime step{now.wall - last_.wall, now.cpu - last_.cpu};
     last_ = now;
-    return us;
+    return step;
   }
-  [[nodiscard]] double since_start() const {
-    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start_).count();
+  [[nodiscard]] StepTime since_start() const {
+    const StepTime now = read();
+    return {now.wall - start_.wall, now.cpu - start_.cpu};
   }
 
  private:
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-  std::chrono::steady_clock::time_point last_ = start_;
+  static StepTime read() {
+    timespec cpu{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+    const double wall =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return {wall, static_cast<double>(cpu.tv_sec) * 1e6 + static_cast<double>(cpu.tv_nsec) / 1e3};
+  }
+  StepTime start_ = read();
+  StepTime last_ = start_;
 };
 
 // The plans from the complete input (local work only).
@@ -393,12 +403,20 @@ GraphSetup setup_graph(MPI_Comm graph_comm) {
   set_tag_windows(*info, agreed.tag_stride, agreed.shared ? kTagBlock : tag_upper_bound());
   info->agreed_max = std::move(agreed.agreed_max);
   set_cost_tables(*info, info->agreed_max.data());
-  const SetupTimes& t = setup.times;
-  log(LogLevel::kTrace,
-      "graph setup (%d ranks, %d nodes, %s) in us: neighbours %.0f, places %.0f, devices %.0f, node lists %.0f, "
-      "plans %.0f, agreement %.0f, private comm %.0f, total %.0f",
-      info->size, info->nodes, agreed.shared ? "shared communicator" : "private communicator", t.neighbours, t.places,
-      t.devices, t.node_lists, t.plans, t.agreement, t.private_dup, t.total);
+  if (log_enabled(LogLevel::kTrace)) {
+    const SetupTimes& t = setup.times;
+    auto step = [](const char* name, const StepTime& s) {
+      char text[96];
+      std::snprintf(text, sizeof text, "%s %.0f (cpu %.0f)", name, s.wall, s.cpu);
+      return std::string(text);
+    };
+    log(LogLevel::kTrace, "graph setup (%d ranks, %d nodes, %s) in us: %s, %s, %s, %s, %s, %s, %s, %s", info->size,
+        info->nodes, agreed.shared ? "shared communicator" : "private communicator",
+        step("neighbours", t.neighbours).c_str(), step("places", t.places).c_str(), step("devices", t.devices).c_str(),
+        step("node lists", t.node_lists).c_str(), step("plans", t.plans).c_str(),
+        step("agreement", t.agreement).c_str(), step("private comm", t.private_dup).c_str(),
+        step("total", t.total).c_str());
+  }
   setup.info = std::move(info);
   setup.channel = std::move(channel);
   return setup;

@@ -23,15 +23,23 @@ namespace nbrcoll {
 inline constexpr int kAgreedTerms = static_cast<int>(kCostTerms);
 
 // Microseconds spent in each step of setup_graph() on this rank.
+// One step of the set-up: wall-clock time and this thread's CPU time, in
+// microseconds. With more ranks than cores the two differ most: a step's
+// wall time then includes the waits for peers and the other ranks' CPU.
+struct StepTime {
+  double wall = 0;
+  double cpu = 0;
+};
+
 struct SetupTimes {
-  double neighbours = 0;   // own lists read, own record made
-  double places = 0;       // the places: looked up in MPI_Init's records, or one allgather
-  double devices = 0;      // only when devices could not be derived: a second allgather
-  double node_lists = 0;   // in- and out-lists among the node's ranks
-  double plans = 0;        // plan building
-  double agreement = 0;    // the allreduce
-  double private_dup = 0;  // only without the shared communicator: MPI_Comm_dup of the graph
-  double total = 0;
+  StepTime neighbours;   // own lists read, own record made
+  StepTime places;       // the places: looked up in MPI_Init's records, or one allgather
+  StepTime devices;      // only when devices could not be derived: a second allgather
+  StepTime node_lists;   // in- and out-lists among the node's ranks
+  StepTime plans;        // plan building
+  StepTime agreement;    // the allreduce
+  StepTime private_dup;  // only without the shared communicator: MPI_Comm_dup of the graph
+  StepTime total;
 };
 
 struct GraphSetup {
