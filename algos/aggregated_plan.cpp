@@ -49,19 +49,86 @@ std::size_t owner_index(int a, int b, int salt, std::size_t n) {
 // scatter bundles by source node.
 enum Step : int { kGather = 1, kNetwork = 2, kScatter = 3 };
 
+struct Owners {
+  int out = kNoRank;  // on the sending node: gathers, sends the network bundle
+  int in = kNoRank;   // on the receiving node: receives it, scatters
+};
+
+// The distinct origins (or destinations) of `edges`, ascending.
+std::vector<int> distinct(const std::vector<PairEdge>& edges, int BlockId::*field) {
+  std::vector<int> out;
+  out.reserve(edges.size());
+  for (const PairEdge& e : edges) out.push_back(e.block.*field);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// E(A, B) of one node pair, in block order, and its owners. Owners are
+// sources / destinations of the pair themselves, so a node pair with one
+// busy source or destination needs no gather or scatter step.
+struct NodePair {
+  std::vector<PairEdge> edges;
+  Owners owners;
+  // A pair whose blocks travel as bundles: two edges or more (a single edge
+  // goes direct, one message, as in linear).
+  [[nodiscard]] bool bundled() const { return edges.size() >= 2; }
+};
+
+// The node pairs of this rank's node, the same for the allgather and the
+// alltoall plan (edges carry {s, d, k}; each plan makes its blocks of them).
+struct NodePairs {
+  std::map<int, NodePair> out;  // remote node B -> E(my node, B)
+  std::map<int, NodePair> in;   // remote node A -> E(A, my node)
+};
+
+// E(my node, B) from node_out and E(A, my node) from node_in, every edge
+// with its occurrence number k (k-th s -> d edge).
+NodePairs collect_pairs(const PlanInput& input) {
+  const auto node_of = [&input](int rank) { return input.places[static_cast<std::size_t>(rank)].node; };
+  const int my_node = node_of(input.rank);
+  NodePairs pairs;
+  for (const auto& [s, out] : input.node_out) {
+    const std::vector<int> nth = occurrence_numbers(out);
+    for (std::size_t j = 0; j < out.size(); ++j) {
+      const int d = out[j];
+      if (d == kNoRank || node_of(d) == my_node) continue;
+      pairs.out[node_of(d)].edges.push_back({{s, d, nth[j]}, -1});
+    }
+  }
+  for (const auto& [d, in] : input.node_in) {
+    const std::vector<int> nth = occurrence_numbers(in);
+    for (std::size_t slot = 0; slot < in.size(); ++slot) {
+      const int s = in[slot];
+      if (s == kNoRank || node_of(s) == my_node) continue;
+      pairs.in[node_of(s)].edges.push_back({{s, d, nth[slot]}, d == input.rank ? static_cast<int>(slot) : -1});
+    }
+  }
+  const auto finish = [](NodePair& pair, int a, int b) {
+    std::sort(pair.edges.begin(), pair.edges.end(),
+              [](const PairEdge& x, const PairEdge& y) { return x.block < y.block; });
+    if (!pair.bundled()) return;
+    const std::vector<int> s = distinct(pair.edges, &BlockId::origin);
+    const std::vector<int> d = distinct(pair.edges, &BlockId::dest);
+    pair.owners = {s[owner_index(a, b, 0, s.size())], d[owner_index(a, b, 1, d.size())]};
+  };
+  for (auto& [b, pair] : pairs.out) finish(pair, my_node, b);
+  for (auto& [a, pair] : pairs.in) finish(pair, a, my_node);
+  return pairs;
+}
+
 class AggregatedPlanner {
  public:
-  AggregatedPlanner(const PlanInput& input, bool alltoall)
-      : in_(input), me_(input.rank), my_node_(node_of(input.rank)), alltoall_(alltoall) {}
+  AggregatedPlanner(const PlanInput& input, const NodePairs& pairs, bool alltoall)
+      : in_(input), pairs_(pairs), me_(input.rank), my_node_(node_of(input.rank)), alltoall_(alltoall) {}
 
   Plan build() {
-    collect_pairs();
     plan_ = linear_plan_of(in_, alltoall_, [this](int s, int d) { return !aggregated(node_of(s), node_of(d)); });
-    for (const auto& [b, edges] : out_pairs_) {
-      if (edges.size() >= 2) plan_sending_pair(b, edges);
+    for (const auto& [b, pair] : pairs_.out) {
+      if (pair.bundled()) plan_sending_pair(b, pair);
     }
-    for (const auto& [a, edges] : in_pairs_) {
-      if (edges.size() >= 2) plan_receiving_pair(a, edges);
+    for (const auto& [a, pair] : pairs_.in) {
+      if (pair.bundled()) plan_receiving_pair(a, pair);
     }
     add_duplicate_copies();
     number_bundles();
@@ -71,42 +138,13 @@ class AggregatedPlanner {
  private:
   [[nodiscard]] int node_of(int rank) const { return in_.places[static_cast<std::size_t>(rank)].node; }
 
-  // A pair of different nodes whose blocks travel as bundles: two edges or
-  // more (a single edge goes direct, one message, as in linear).
+  // Whether the edges from node a to node b (one of them this rank's) travel
+  // as bundles.
   [[nodiscard]] bool aggregated(int a, int b) const {
     if (a == b) return false;
-    if (a == my_node_) {
-      const auto it = out_pairs_.find(b);
-      return it != out_pairs_.end() && it->second.size() >= 2;
-    }
-    const auto it = in_pairs_.find(a);
-    return it != in_pairs_.end() && it->second.size() >= 2;
-  }
-
-  // E(my node, B) from node_out and E(A, my node) from node_in, every edge
-  // with its occurrence number k (k-th s -> d edge).
-  void collect_pairs() {
-    for (const auto& [s, out] : in_.node_out) {
-      const std::vector<int> nth = occurrence_numbers(out);
-      for (std::size_t j = 0; j < out.size(); ++j) {
-        const int d = out[j];
-        if (d == kNoRank || node_of(d) == my_node_) continue;
-        out_pairs_[node_of(d)].push_back({{s, d, nth[j]}, -1});
-      }
-    }
-    for (const auto& [d, in] : in_.node_in) {
-      const std::vector<int> nth = occurrence_numbers(in);
-      for (std::size_t slot = 0; slot < in.size(); ++slot) {
-        const int s = in[slot];
-        if (s == kNoRank || node_of(s) == my_node_) continue;
-        in_pairs_[node_of(s)].push_back({{s, d, nth[slot]}, d == me_ ? static_cast<int>(slot) : -1});
-      }
-    }
-    for (auto* pairs : {&out_pairs_, &in_pairs_}) {
-      for (auto& [node, edges] : *pairs) {
-        std::sort(edges.begin(), edges.end(), [](const PairEdge& x, const PairEdge& y) { return x.block < y.block; });
-      }
-    }
+    const std::map<int, NodePair>& pairs = a == my_node_ ? pairs_.out : pairs_.in;
+    const auto it = pairs.find(a == my_node_ ? b : a);
+    return it != pairs.end() && it->second.bundled();
   }
 
   // The block an edge carries: per edge for alltoall, per origin for allgather.
@@ -124,24 +162,6 @@ class AggregatedPlanner {
     return out;
   }
 
-  struct Owners {
-    int out = kNoRank;  // on the sending node: gathers, sends the network bundle
-    int in = kNoRank;   // on the receiving node: receives it, scatters
-  };
-  // Owners are sources / destinations of the pair themselves, so a node
-  // pair with one busy source or destination needs no gather or scatter step.
-  static Owners owners(int a, int b, const std::vector<PairEdge>& edges) {
-    std::set<int> sources;
-    std::set<int> dests;
-    for (const PairEdge& e : edges) {
-      sources.insert(e.block.origin);
-      dests.insert(e.block.dest);
-    }
-    const std::vector<int> s(sources.begin(), sources.end());
-    const std::vector<int> d(dests.begin(), dests.end());
-    return {s[owner_index(a, b, 0, s.size())], d[owner_index(a, b, 1, d.size())]};
-  }
-
   // The out-edge of this rank that carries alltoall block {me, d, k}.
   [[nodiscard]] int out_edge_of(const BlockId& b) const {
     int seen = 0;
@@ -154,8 +174,9 @@ class AggregatedPlanner {
   [[nodiscard]] PieceSource own_piece(const BlockId& b) const { return {-1, -1, alltoall_ ? out_edge_of(b) : -1}; }
 
   // Bundles on this rank's node A for pair (A, b).
-  void plan_sending_pair(int b, const std::vector<PairEdge>& edges) {
-    const Owners o = owners(my_node_, b, edges);
+  void plan_sending_pair(int b, const NodePair& pair) {
+    const std::vector<PairEdge>& edges = pair.edges;
+    const Owners& o = pair.owners;
     const auto of_source = [&](int s) { return blocks(edges, [s](const PairEdge& e) { return e.block.origin == s; }); };
     if (me_ != o.out) {
       const std::vector<BlockId> mine = of_source(me_);
@@ -166,27 +187,29 @@ class AggregatedPlanner {
       return;
     }
     // Out-owner: gather the other sources' blocks, then one network bundle.
-    std::map<BlockId, PieceSource> where;
-    std::set<int> sources;
-    for (const PairEdge& e : edges) sources.insert(e.block.origin);
-    for (const int s : sources) {
+    const std::vector<BlockId> all = blocks(edges, [](const PairEdge&) { return true; });
+    std::vector<PieceSource> where(all.size());  // per block of `all`
+    const auto at = [&all](const BlockId& id) {
+      return static_cast<std::size_t>(std::lower_bound(all.begin(), all.end(), id) - all.begin());
+    };
+    for (const int s : distinct(edges, &BlockId::origin)) {
       const std::vector<BlockId> theirs = of_source(s);
       if (s == me_) {
-        for (const BlockId& id : theirs) where[id] = own_piece(id);
+        for (const BlockId& id : theirs) where[at(id)] = own_piece(id);
         continue;
       }
       const int r = add_recv(make_recv(s, theirs, false), {kGather, b});
-      for (std::size_t i = 0; i < theirs.size(); ++i) where[theirs[i]] = {r, static_cast<int>(i), -1};
+      for (std::size_t i = 0; i < theirs.size(); ++i) where[at(theirs[i])] = {r, static_cast<int>(i), -1};
     }
-    const std::vector<BlockId> all = blocks(edges, [](const PairEdge&) { return true; });
     BundleSend send = make_send(o.in, all);
-    for (const BlockId& id : all) send.from.push_back(where.at(id));
+    send.from = std::move(where);
     add_send(std::move(send), {kNetwork, b});
   }
 
   // Bundles on this rank's node B for pair (a, B).
-  void plan_receiving_pair(int a, const std::vector<PairEdge>& edges) {
-    const Owners o = owners(a, my_node_, edges);
+  void plan_receiving_pair(int a, const NodePair& pair) {
+    const std::vector<PairEdge>& edges = pair.edges;
+    const Owners& o = pair.owners;
     const auto of_dest = [&](int d) { return blocks(edges, [d](const PairEdge& e) { return e.block.dest == d; }); };
     if (me_ != o.in) {
       const std::vector<BlockId> mine = of_dest(me_);
@@ -195,9 +218,7 @@ class AggregatedPlanner {
     }
     const std::vector<BlockId> all = blocks(edges, [](const PairEdge&) { return true; });
     const int r = add_recv(make_recv(o.out, all, true), {kNetwork, a});
-    std::set<int> dests;
-    for (const PairEdge& e : edges) dests.insert(e.block.dest);
-    for (const int d : dests) {
+    for (const int d : distinct(edges, &BlockId::dest)) {
       if (d == me_) continue;
       const std::vector<BlockId> theirs = of_dest(d);
       BundleSend send = make_send(d, theirs);
@@ -291,12 +312,11 @@ class AggregatedPlanner {
   }
 
   const PlanInput& in_;
+  const NodePairs& pairs_;
   int me_;
   int my_node_;
   bool alltoall_;
   Plan plan_;
-  std::map<int, std::vector<PairEdge>> out_pairs_;  // remote node -> E(my node, it)
-  std::map<int, std::vector<PairEdge>> in_pairs_;   // remote node -> E(it, my node)
   std::vector<BundleKey> send_keys_;
   std::vector<BundleKey> recv_keys_;
 };
@@ -304,11 +324,16 @@ class AggregatedPlanner {
 }  // namespace
 
 Plan build_aggregated_plan(const PlanInput& input) {
-  return AggregatedPlanner(input, false).build();
+  return AggregatedPlanner(input, collect_pairs(input), false).build();
 }
 
 Plan build_aggregated_alltoall_plan(const PlanInput& input) {
-  return AggregatedPlanner(input, true).build();
+  return AggregatedPlanner(input, collect_pairs(input), true).build();
+}
+
+std::pair<Plan, Plan> build_aggregated_plans(const PlanInput& input) {
+  const NodePairs pairs = collect_pairs(input);
+  return {AggregatedPlanner(input, pairs, false).build(), AggregatedPlanner(input, pairs, true).build()};
 }
 
 }  // namespace nbrcoll::algos

@@ -1,7 +1,6 @@
 #include "mixed_plan.h"
 
 #include <algorithm>
-#include <map>
 #include <stdexcept>
 
 namespace nbrcoll::algos {
@@ -12,24 +11,36 @@ int mixed_tag(int tag, Variant v) {
   return kVariantCount * tag + static_cast<int>(v);
 }
 
-// The units of one rank and the unit of each kind of endpoint.
+// The units of one rank and the unit of each kind of endpoint, numbered in
+// the order they are first met.
 class Units {
  public:
   Units(const std::vector<int>& in, std::size_t out_edges, bool alltoall, int me)
-      : in_(in), out_edges_(out_edges), alltoall_(alltoall), me_(me) {}
+      : in_(in),
+        out_edges_(out_edges),
+        alltoall_(alltoall),
+        me_(me),
+        of_send_block_(std::max<std::size_t>(out_edges, 1), -1),
+        of_slot_(in.size(), -1) {
+    if (alltoall) return;
+    for (std::size_t slot = 0; slot < in.size(); ++slot) home_.emplace_back(in[slot], static_cast<int>(slot));
+    // Stable: an origin's first entry is its first slot, its home.
+    std::stable_sort(home_.begin(), home_.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  }
 
   // Allgather: the origin's unit; its home slot is its first in-list slot.
   int of_origin(int origin) {
-    if (origin == me_) return add({0, -1});
-    const auto it = std::find(in_.begin(), in_.end(), origin);
-    if (it == in_.end()) throw std::logic_error("mix_plans: origin not in the in-list");
-    return add({-1, static_cast<int>(it - in_.begin())});
+    if (origin == me_) return add(of_send_block_[0], {0, -1});
+    const auto it = std::lower_bound(home_.begin(), home_.end(), origin,
+                                     [](const std::pair<int, int>& h, int o) { return h.first < o; });
+    if (it == home_.end() || it->first != origin) throw std::logic_error("mix_plans: origin not in the in-list");
+    return of_slot(it->second);
   }
   int of_out_edge(int j) {
     if (j < 0 || static_cast<std::size_t>(j) >= out_edges_) throw std::logic_error("mix_plans: bad out-edge");
-    return add({j, -1});
+    return add(of_send_block_[static_cast<std::size_t>(j)], {j, -1});
   }
-  int of_slot(int slot) { return add({-1, slot}); }
+  int of_slot(int slot) { return add(of_slot_.at(static_cast<std::size_t>(slot)), {-1, slot}); }
 
   int of_recv(const Recv& r) { return alltoall_ ? of_slot(r.slot) : of_origin(r.origin); }
   int of_send(const Send& s) { return alltoall_ ? of_out_edge(s.out_edge) : of_origin(s.origin); }
@@ -43,10 +54,13 @@ class Units {
   std::vector<Unit> take() { return std::move(units_); }
 
  private:
-  int add(Unit u) {
-    const auto [it, fresh] = index_.try_emplace(std::pair(u.send_block, u.slot), static_cast<int>(units_.size()));
-    if (fresh) units_.push_back(u);
-    return it->second;
+  // `index`: the unit's entry in of_send_block_ or of_slot_ (-1: not yet met).
+  int add(int& index, Unit u) {
+    if (index < 0) {
+      index = static_cast<int>(units_.size());
+      units_.push_back(u);
+    }
+    return index;
   }
 
   const std::vector<int>& in_;
@@ -54,7 +68,9 @@ class Units {
   bool alltoall_;
   int me_;
   std::vector<Unit> units_;
-  std::map<std::pair<int, int>, int> index_;
+  std::vector<int> of_send_block_;         // unit per send block (allgather: the one block, 0)
+  std::vector<int> of_slot_;               // unit per receive slot
+  std::vector<std::pair<int, int>> home_;  // allgather: (origin, slot) by origin, home slot first
 };
 
 }  // namespace
@@ -78,6 +94,23 @@ MixedPlan mix_plans(const std::vector<std::pair<Variant, const Plan*>>& plans, c
   m.alltoall = alltoall;
   m.plan.rank = plans.front().second->rank;
   Units units(in, out_edges, alltoall, m.plan.rank);
+  std::size_t recvs = 0;
+  std::size_t sends = 0;
+  std::size_t copies = 0;
+  for (const auto& [v, p] : plans) {
+    recvs += p->recvs.size();
+    sends += p->sends.size();
+    copies += p->copies.size();
+  }
+  m.recv_variant.reserve(recvs);
+  m.send_variant.reserve(sends);
+  m.copy_variant.reserve(copies);
+  m.recv_unit.reserve(recvs);
+  m.send_unit.reserve(sends);
+  m.copy_unit.reserve(copies);
+  m.plan.recvs.reserve(recvs);
+  m.plan.sends.reserve(sends);
+  m.plan.copies.reserve(copies);
   for (const auto& [v, p] : plans) {
     if (p->rank != m.plan.rank) throw std::invalid_argument("mix_plans: plans of different ranks");
     if (std::find(m.variants.begin(), m.variants.end(), v) != m.variants.end())

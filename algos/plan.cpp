@@ -7,15 +7,9 @@ namespace {
 __extension__ typedef unsigned __int128 Wide;  // GCC/Clang: exact block * w
 }  // namespace
 
-std::uint64_t split_point(std::uint64_t block, std::uint32_t w, std::uint32_t total) {
-  if (total == 0 || w >= total) return block;
-  if (w == 0) return 0;
+std::uint64_t split_point_wide(std::uint64_t block, std::uint32_t w, std::uint32_t total) {
   const auto exact = static_cast<std::uint64_t>(static_cast<Wide>(block) * w / total);
   return exact - exact % kSplitAlignment;
-}
-
-ByteRange share_bytes(const Share& share, std::uint64_t block) {
-  return {split_point(block, share.lo, share.total), split_point(block, share.hi, share.total)};
 }
 
 std::vector<int> occurrence_numbers(const std::vector<int>& list) {

@@ -43,8 +43,18 @@ struct ByteRange {
 // block exactly. Monotone in w, so shares of one split never overlap and
 // together cover the block. Exact integer arithmetic (no overflow for blocks
 // below 2^64 / 2^32 bytes... computed in 128 bits).
-std::uint64_t split_point(std::uint64_t block, std::uint32_t w, std::uint32_t total);
-ByteRange share_bytes(const Share& share, std::uint64_t block);
+// Inline: the cost rows and every call evaluate them per fragment.
+std::uint64_t split_point_wide(std::uint64_t block, std::uint32_t w, std::uint32_t total);
+inline std::uint64_t split_point(std::uint64_t block, std::uint32_t w, std::uint32_t total) {
+  if (total == 0 || w >= total) return block;
+  if (w == 0) return 0;
+  if (block > UINT32_MAX) return split_point_wide(block, w, total);
+  const std::uint64_t exact = block * w / total;  // fits 64 bits for blocks below 4 GiB
+  return exact - exact % kSplitAlignment;
+}
+inline ByteRange share_bytes(const Share& share, std::uint64_t block) {
+  return {split_point(block, share.lo, share.total), split_point(block, share.hi, share.total)};
+}
 
 // For each entry of `list`, how many equal entries come before it: the k of
 // "the k-th occurrence of a peer" that pairs duplicate edges (MPI's rule).
@@ -73,6 +83,7 @@ struct Recv {
   int slot = 0;
   int tag = 0;
   LinkClass link = LinkClass::kNetwork;
+  friend bool operator==(const Recv&, const Recv&) = default;
 };
 
 // Send `share` of `origin`'s block to `peer`. The bytes come from the send
@@ -89,6 +100,7 @@ struct Send {
   // Alltoall plans: the index of the out-edge whose own send block this
   // carries (every out-edge has a block of its own); -1 in allgather plans.
   int out_edge = -1;
+  friend bool operator==(const Send&, const Send&) = default;
 };
 
 // Copy a whole block within this rank once it is complete: from the send
@@ -98,6 +110,7 @@ struct LocalCopy {
   int from_slot = -1;
   int to_slot = 0;
   int from_out_edge = -1;  // alltoall plans: the send block of this out-edge (a self edge)
+  friend bool operator==(const LocalCopy&, const LocalCopy&) = default;
 };
 
 // Aggregated plans move the blocks of many edges in one message, a bundle.
@@ -124,6 +137,7 @@ struct PieceSource {
   int bundle = -1;
   int piece = -1;     // the piece's index in that bundle
   int out_edge = -1;  // own alltoall block: its out-edge (own allgather block: -1)
+  friend bool operator==(const PieceSource&, const PieceSource&) = default;
 };
 
 // Receive one bundle from `peer`: its pieces in this order. A piece with a
@@ -137,6 +151,7 @@ struct BundleRecv {
   // Per piece: the receive slot it fills, -1 (none here), or kPieceAbsent
   // (a slot piece this call moves by another variant: it must come absent).
   std::vector<int> slot;
+  friend bool operator==(const BundleRecv&, const BundleRecv&) = default;
 };
 
 // Send one bundle to `peer` once every bundle its pieces come from arrived.
@@ -146,6 +161,7 @@ struct BundleSend {
   LinkClass link = LinkClass::kNetwork;
   std::vector<BlockId> pieces;
   std::vector<PieceSource> from;  // per piece
+  friend bool operator==(const BundleSend&, const BundleSend&) = default;
 };
 
 // On the wire a bundle is a header of one 64-bit size per piece (kAbsentPiece
@@ -182,6 +198,7 @@ struct Plan {
   std::vector<LocalCopy> copies;
   std::vector<BundleRecv> bundle_recvs;
   std::vector<BundleSend> bundle_sends;
+  friend bool operator==(const Plan&, const Plan&) = default;
 };
 
 // Inputs that describe the communicator; shared by every planner.
@@ -234,5 +251,8 @@ Plan build_leader_plan(const PlanInput& input);
 // block per edge. Cost O(E log E), E = edges touching this node.
 Plan build_aggregated_plan(const PlanInput& input);
 Plan build_aggregated_alltoall_plan(const PlanInput& input);
+// Both aggregated plans, {allgather, alltoall}, from one pass over the node's
+// lists (graph creation builds both).
+std::pair<Plan, Plan> build_aggregated_plans(const PlanInput& input);
 
 }  // namespace nbrcoll::algos

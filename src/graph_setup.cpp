@@ -11,6 +11,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "config.h"
@@ -164,14 +165,13 @@ void build_plans(algos::PlanInput& input, GraphInfo& info) {
   using algos::Variant;
   info.linear = algos::build_linear_plan(input);
   info.leader = algos::build_leader_plan(input);
-  info.aggregated = algos::build_aggregated_plan(input);
+  std::tie(info.aggregated, info.alltoall_aggregated) = algos::build_aggregated_plans(input);
   info.plan = make_runnable(algos::mix_plans({{Variant::kLinear, &info.linear},
                                               {Variant::kLeader, &info.leader},
                                               {Variant::kAggregated, &info.aggregated}},
                                              input.in, input.out.size(), false),
                             info.node_of);
   info.alltoall_linear = algos::build_linear_alltoall_plan(input);
-  info.alltoall_aggregated = algos::build_aggregated_alltoall_plan(input);
   info.alltoall = make_runnable(
       algos::mix_plans({{Variant::kLinear, &info.alltoall_linear}, {Variant::kAggregated, &info.alltoall_aggregated}},
                        input.in, input.out.size(), true),

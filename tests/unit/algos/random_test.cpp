@@ -272,6 +272,27 @@ TEST(MixedPlans, EveryPerOriginChoiceIsCorrect) {
   EXPECT_GT(mixed_calls, 0u);
 }
 
+// Graph creation builds both aggregated plans from one pass over the node's
+// lists; they must be the plans each planner builds on its own.
+TEST(AggregatedPlans, BothFromOnePassEqualTheSeparateBuilds) {
+  const std::uint64_t seed = env_number("NBRCOLL_TEST_SEED", kDefaultSeed) + 11;
+  const auto cases = static_cast<int>(env_number("NBRCOLL_TEST_CASES", 10000)) / 20;
+  int bundled = 0;
+  for (int i = 0; i < cases; ++i) {
+    Rng rng(seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(i));
+    const RandomCase c = random_case(rng);
+    if (!validate_graph(c.graph).empty()) continue;
+    for (int r = 0; r < c.graph.size(); ++r) {
+      const PlanInput input = make_plan_input(c.graph, r);
+      const auto [gather, alltoall] = build_aggregated_plans(input);
+      ASSERT_EQ(gather, build_aggregated_plan(input)) << "case " << i << " rank " << r << ": " << c.what;
+      ASSERT_EQ(alltoall, build_aggregated_alltoall_plan(input)) << "case " << i << " rank " << r << ": " << c.what;
+      if (!gather.bundle_sends.empty()) ++bundled;
+    }
+  }
+  EXPECT_GT(bundled, 0);  // the cases reach the bundles, not only the linear part
+}
+
 // Alltoall(v): per-edge block sizes, linear and aggregated plans, and calls
 // that mix them per edge (both ends of an edge choose from the edge alone).
 std::vector<std::vector<std::uint64_t>> random_edge_bytes(Rng& rng, const CommGraph& g) {

@@ -11,8 +11,24 @@ namespace {
 
 __extension__ typedef unsigned __int128 Wide;
 
-const std::vector<std::uint64_t> kBlocks = {0,   1,    2,    63,   64,    65,      127,
-                                            128, 1000, 4095, 4096, 65537, 1000003, (std::uint64_t{1} << 40) + 12345};
+// Around 2^32 split_point changes from 64-bit to 128-bit arithmetic.
+const std::vector<std::uint64_t> kBlocks = {0,
+                                            1,
+                                            2,
+                                            63,
+                                            64,
+                                            65,
+                                            127,
+                                            128,
+                                            1000,
+                                            4095,
+                                            4096,
+                                            65537,
+                                            1000003,
+                                            UINT32_MAX - 1,
+                                            UINT32_MAX,
+                                            std::uint64_t{UINT32_MAX} + 1,
+                                            (std::uint64_t{1} << 40) + 12345};
 
 TEST(SplitPoint, EndsAreZeroAndTheBlock) {
   for (const std::uint64_t b : kBlocks) {
@@ -72,6 +88,15 @@ TEST(SplitPoint, ZeroWeightSharesAreEmptyAndWholeIsWhole) {
   for (const std::uint64_t b : kBlocks) {
     EXPECT_EQ(share_bytes({3, 3, 7}, b).size(), 0u);
     EXPECT_EQ(share_bytes({0, 1, 1}, b), (ByteRange{0, b}));
+  }
+}
+
+TEST(SplitPoint, LargestWeightsMatchTheExactCutOnBothSidesOf4GiB) {
+  for (const std::uint64_t b : {std::uint64_t{UINT32_MAX}, std::uint64_t{UINT32_MAX} + 1}) {
+    for (const std::uint32_t w : {1u, 2u, 4294967293u, 4294967294u}) {
+      const auto exact = static_cast<std::uint64_t>(static_cast<Wide>(b) * w / 4294967295u);
+      EXPECT_EQ(split_point(b, w, 4294967295u), exact - exact % kSplitAlignment) << b << " " << w;
+    }
   }
 }
 
