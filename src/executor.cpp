@@ -257,6 +257,9 @@ RunnablePlan make_runnable(algos::MixedPlan mixed, const std::vector<int>& node_
   const int my_node = node_of[static_cast<std::size_t>(plan.rank)];
   const auto on_node = [&](int peer) { return node_of[static_cast<std::size_t>(peer)] == my_node; };
   r.forwards.resize(plan.recvs.size());
+  r.recv_on_node.reserve(plan.recvs.size());
+  r.send_on_node.reserve(plan.sends.size());
+  r.own_sends.reserve(plan.sends.size());
   for (const algos::Recv& recv : plan.recvs) r.recv_on_node.push_back(on_node(recv.peer));
   for (std::size_t i = 0; i < plan.sends.size(); ++i) {
     r.send_on_node.push_back(on_node(plan.sends[i].peer));
