@@ -204,10 +204,6 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   int rc = read_neighbours(graph_comm, info->in, info->out);
   // The node peers receive both lists in one message of at most INT_MAX entries.
   own.failed = rc != MPI_SUCCESS || info->in.size() + info->out.size() > static_cast<std::size_t>(INT_MAX) - 1;
-  if (!own.failed) {
-    own.indegree = static_cast<int>(info->in.size());
-    own.outdegree = static_cast<int>(info->out.size());
-  }
   times.neighbours = clock.lap();
 
   // Where every rank lives: from the records MPI_Init gathered, when every
@@ -217,8 +213,8 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   // under it every rank learns alike whether all processes are in
   // MPI_COMM_WORLD. Without it only the world's own group object says so,
   // which may differ between ranks; that only feeds the channel bid, which
-  // the agreement combines. The cached records carry no degrees or
-  // failures: the node-list messages say those.
+  // the agreement combines. The cached records carry no failures:
+  // the node-list messages say those.
   int world_size = 0;
   PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
   const bool cached = !world_places().empty() && static_cast<long long>(info->size) * world_size <= kTranslateBudget;

@@ -12,13 +12,11 @@ namespace {
 // Record layout, 64-bit words:
 //   0 node key
 //   1 world rank (bits 0-31), devices (32-47), flags (48-)
-//   2 indegree (0-31), outdegree (32-63)
-//   3 package table, 4 bits per device (when kPacked)
-//   4 device map hash
-enum Word { kKey, kRankDevicesFlags, kDegrees, kPackages, kMapHash };
-constexpr std::uint64_t kHasNull = 1;
-constexpr std::uint64_t kFailed = 2;
-constexpr std::uint64_t kPacked = 4;
+//   2 package table, 4 bits per device (when kPacked)
+//   3 device map hash
+enum Word { kKey, kRankDevicesFlags, kPackages, kMapHash };
+constexpr std::uint64_t kFailed = 1;
+constexpr std::uint64_t kPacked = 2;
 
 std::uint64_t low32(int v) {
   return static_cast<std::uint32_t>(v);
@@ -44,12 +42,10 @@ bool pack_packages(int devices, const std::vector<int>& package, std::uint64_t& 
 void encode_place(const OwnPlace& place, std::int64_t words[kPlaceWords]) {
   std::uint64_t packages = 0;
   const bool packed = pack_packages(place.devices, place.package, packages);
-  const std::uint64_t flags =
-      (place.has_proc_null ? kHasNull : 0) | (place.failed ? kFailed : 0) | (packed ? kPacked : 0);
+  const std::uint64_t flags = (place.failed ? kFailed : 0) | (packed ? kPacked : 0);
   const auto devices = static_cast<std::uint64_t>(std::clamp(place.devices, 0, 0xffff));
   words[kKey] = static_cast<std::int64_t>(place.node_key);
   words[kRankDevicesFlags] = static_cast<std::int64_t>(low32(place.world_rank) | devices << 32 | flags << 48);
-  words[kDegrees] = static_cast<std::int64_t>(low32(place.indegree) | low32(place.outdegree) << 32);
   words[kPackages] = static_cast<std::int64_t>(packages);
   words[kMapHash] = static_cast<std::int64_t>(place.device_map_hash);
 }
@@ -82,8 +78,6 @@ DecodedPlaces decode_places(const std::int64_t* words, int size, const std::vect
   d.places.resize(n);
   d.local_rank.resize(n);
   d.process_of.resize(n);
-  d.indegree.resize(n);
-  d.outdegree.resize(n);
   d.derived = true;
   const std::uint64_t my_map = hash_device_map(device_map);
   std::unordered_map<std::uint64_t, int> node_of_key;
@@ -92,10 +86,7 @@ DecodedPlaces decode_places(const std::int64_t* words, int size, const std::vect
     const auto* w = reinterpret_cast<const std::uint64_t*>(words + kPlaceWords * r);
     const std::uint64_t flags = w[kRankDevicesFlags] >> 48;
     d.any_failed = d.any_failed || (flags & kFailed) != 0;
-    d.any_proc_null = d.any_proc_null || (flags & kHasNull) != 0;
     d.process_of[r] = from_low32(w[kRankDevicesFlags]);
-    d.indegree[r] = from_low32(w[kDegrees]);
-    d.outdegree[r] = from_low32(w[kDegrees] >> 32);
     // First appearance in graph-rank order: node ids ordered by each node's lowest rank.
     const auto [it, fresh] = node_of_key.try_emplace(w[kKey], static_cast<int>(members.size()));
     if (fresh) members.push_back(0);

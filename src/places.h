@@ -20,7 +20,7 @@
 namespace nbrcoll {
 
 // One rank's record: this many 64-bit words.
-inline constexpr int kPlaceWords = 5;
+inline constexpr int kPlaceWords = 4;
 
 // A package table fits in a record when the node has at most this many
 // devices (4 bits per device; package ids are < devices).
@@ -30,9 +30,6 @@ inline constexpr int kPackedDevicesMax = 16;
 struct OwnPlace {
   std::uint64_t node_key = 0;
   int world_rank = 0;
-  int indegree = 0;   // neighbour list lengths: node peers size their
-  int outdegree = 0;  // receives of each other's lists from them
-  bool has_proc_null = false;
   bool failed = false;  // could not read its neighbours: every rank gives up
   int devices = 1;      // this node's topology
   std::vector<int> package;
@@ -52,7 +49,6 @@ std::uint64_t hash_device_map(const std::vector<int>& device_map);
 
 struct DecodedPlaces {
   bool any_failed = false;  // a rank could not read its neighbours
-  bool any_proc_null = false;
   // Every device and package was worked out from the records (every node's
   // package table fits, every rank has the same device map). Otherwise
   // places[].device and .package are unset and each rank must say its own
@@ -62,8 +58,6 @@ struct DecodedPlaces {
   std::vector<algos::RankPlace> places;
   std::vector<int> local_rank;  // index among the ranks of its node, by graph rank
   std::vector<int> process_of;  // world rank
-  std::vector<int> indegree;
-  std::vector<int> outdegree;
 };
 
 // Decodes `size` records. Dense node ids in the order of each node's lowest

@@ -275,8 +275,6 @@ void node_lists(MPI_Comm comm, const Graph& g) {
   // Emulated nodes as configured, else nodes of two world ranks.
   const int per_node = nbrcoll::config().ranks_per_node > 0 ? nbrcoll::config().ranks_per_node : 2;
   own.node_key = nbrcoll::node_key(g_rank, per_node, "");
-  own.indegree = static_cast<int>(input.in.size());
-  own.outdegree = static_cast<int>(input.out.size());
   std::int64_t record[nbrcoll::kPlaceWords];
   nbrcoll::encode_place(own, record);
   std::vector<std::int64_t> records(nbrcoll::kPlaceWords * static_cast<std::size_t>(size));

@@ -20,9 +20,6 @@ struct Rank {
   int devices = 1;
   std::vector<int> package{0};
   std::vector<int> device_map;
-  int in = 0;
-  int out = 0;
-  bool null = false;
 };
 
 std::vector<std::int64_t> encode_all(const std::vector<Rank>& ranks) {
@@ -31,9 +28,6 @@ std::vector<std::int64_t> encode_all(const std::vector<Rank>& ranks) {
     OwnPlace p;
     p.node_key = ranks[r].key;
     p.world_rank = static_cast<int>(100 + r);
-    p.indegree = ranks[r].in;
-    p.outdegree = ranks[r].out;
-    p.has_proc_null = ranks[r].null;
     p.devices = ranks[r].devices;
     p.package = ranks[r].package;
     p.device_map_hash = hash_device_map(ranks[r].device_map);
@@ -76,18 +70,15 @@ const std::vector<int> kFrontierPackages{0, 0, 1, 1, 2, 2, 3, 3};
 
 TEST(Places, RecordFieldsRoundTrip) {
   std::vector<Rank> ranks(3);
-  ranks[0] = {5, 8, kFrontierPackages, {}, 7, 0, true};
-  ranks[1] = {5, 8, kFrontierPackages, {}, 0, 2147483647, false};
-  ranks[2] = {9, 8, kFrontierPackages, {}, 3, 4, false};
+  ranks[0] = {5, 8, kFrontierPackages, {}};
+  ranks[1] = {5, 8, kFrontierPackages, {}};
+  ranks[2] = {9, 8, kFrontierPackages, {}};
   const auto words = encode_all(ranks);
   const DecodedPlaces d = decode_places(words.data(), 3, {});
   EXPECT_FALSE(d.any_failed);
-  EXPECT_TRUE(d.any_proc_null);
   EXPECT_TRUE(d.derived);
   EXPECT_EQ(d.nodes, 2);
   EXPECT_EQ(d.process_of, (std::vector<int>{100, 101, 102}));
-  EXPECT_EQ(d.indegree, (std::vector<int>{7, 0, 3}));
-  EXPECT_EQ(d.outdegree, (std::vector<int>{0, 2147483647, 4}));
   EXPECT_EQ(d.local_rank, (std::vector<int>{0, 1, 0}));
 }
 
@@ -161,15 +152,12 @@ TEST(Places, RandomHeterogeneousNodesMatchTheNodeSplit) {
       r.devices = devices[n];
       r.package = packages[n];
       r.device_map = map;
-      r.in = static_cast<int>(rng() % 50);
-      r.out = static_cast<int>(rng() % 50);
     }
     const auto words = encode_all(ranks);
     const DecodedPlaces d = decode_places(words.data(), size, map);
     ASSERT_TRUE(d.derived);
     expect_same_places(d.places, by_node_split(ranks));
     for (int r = 0; r < size; ++r) {
-      EXPECT_EQ(d.indegree[static_cast<std::size_t>(r)], ranks[static_cast<std::size_t>(r)].in);
       for (int p : node_peers(d, r)) {
         EXPECT_NE(p, r);
         EXPECT_EQ(ranks[static_cast<std::size_t>(p)].key, ranks[static_cast<std::size_t>(r)].key);
