@@ -1,5 +1,6 @@
 #include "harness.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "nbrcoll/nbrcoll.h"
@@ -8,8 +9,8 @@
 
 namespace nbrbench {
 
-std::vector<Summary> time_interleaved(const std::vector<std::string>& algos, int warmup, int iters, std::uint64_t& call,
-                                      const CallSteps& steps) {
+std::vector<Timed> time_interleaved(const std::vector<std::string>& algos, int warmup, int iters, std::uint64_t& call,
+                                    const CallSteps& steps) {
   const std::size_t na = algos.size();
   std::vector<std::vector<double>> t(na, std::vector<double>(static_cast<std::size_t>(iters)));
   std::vector<std::size_t> order(na);
@@ -32,11 +33,16 @@ std::vector<Summary> time_interleaved(const std::vector<std::string>& algos, int
       if (it >= 0) t[a][static_cast<std::size_t>(it)] = t1 - t0;
     }
   }
-  std::vector<Summary> out;
   for (auto& v : t) {
     MPI_Allreduce(MPI_IN_PLACE, v.data(), iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     for (double& x : v) x *= 1e6;
-    out.push_back(summarize(v));
+  }
+  const auto native = std::find(algos.begin(), algos.end(), "native");
+  std::vector<Timed> out;
+  for (std::size_t a = 0; a < na; ++a) {
+    out.push_back({summarize(t[a]), native == algos.end()
+                                        ? std::nullopt
+                                        : median_ratio(t[static_cast<std::size_t>(native - algos.begin())], t[a])});
   }
   return out;
 }

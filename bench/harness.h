@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,13 +32,21 @@ struct CallSteps {
   std::function<void(std::size_t algo, std::uint64_t call)> check;
 };
 
+// One algorithm's timing: median/min/max in microseconds and, when the run
+// has a "native" algorithm, the median over rounds of native's time / this
+// time in the same round (median_ratio).
+struct Timed {
+  Summary us;
+  std::optional<double> paired;
+};
+
 // For `warmup` untimed and then `iters` timed rounds, each algorithm once a
 // round in round_order's order (nbrcoll's override set before each call). Per round the time is the max
-// over ranks (reduced after the loop); returns median/min/max in
-// microseconds per algorithm, the same on every rank. `call` numbers calls
-// (identically on all ranks) and is advanced.
-std::vector<Summary> time_interleaved(const std::vector<std::string>& algos, int warmup, int iters, std::uint64_t& call,
-                                      const CallSteps& steps);
+// over ranks (reduced after the loop); returns each algorithm's Timed, the
+// same on every rank. `call` numbers calls (identically on all ranks) and is
+// advanced.
+std::vector<Timed> time_interleaved(const std::vector<std::string>& algos, int warmup, int iters, std::uint64_t& call,
+                                    const CallSteps& steps);
 
 // Graph creation through nbrcoll with each algorithm selected and straight
 // through PMPI ("pmpi"), `reps` times each; milliseconds, max over ranks.

@@ -147,10 +147,11 @@ Outcome run_neighbor(const Options& o, const World& w, const Graph& g) {
                           w.nodes,
                           size,
                           o.algos[a],
-                          sums[a],
+                          sums[a].us,
                           {},
                           op,
-                          predicted_us(comms[a], algo, per_edge(o.op), model_block)});
+                          predicted_us(comms[a], algo, per_edge(o.op), model_block),
+                          sums[a].paired});
     }
     progress(w.rank, ++step, o.sizes.size(), "size " + format_size(size));
   }

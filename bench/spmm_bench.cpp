@@ -187,10 +187,11 @@ Outcome run_spmm(const Options& o, const World& w) {
                           w.nodes,
                           block_bytes,
                           o.algos[i],
-                          sums[i],
+                          sums[i].us,
                           {},
                           op_name(Op::kAllgatherv, Mode::kBlocking),
-                          {}});
+                          {},
+                          sums[i].paired});
     progress(me, ++step, o.cols.size(), "cols " + std::to_string(k));
 
     if (k == o.cols.back()) {  // traffic at the last (largest) column count

@@ -70,18 +70,20 @@ void write_csv_rows(std::ostream& out, const std::vector<Row>& rows, const RunIn
     out << csv_quote(r.pattern) << ',' << csv_quote(r.params) << ',' << r.procs << ',' << r.nodes << ',' << r.size_bytes
         << ',' << csv_quote(r.algo) << ',' << fmt("%.3f", r.us.median) << ',' << fmt("%.3f", r.us.min) << ','
         << fmt("%.3f", r.us.max) << ',' << (r.speedup ? fmt("%.4f", *r.speedup) : std::string()) << tail << ','
-        << csv_quote(r.op) << ',' << (r.predicted_us ? fmt("%.3f", *r.predicted_us) : std::string()) << '\n';
+        << csv_quote(r.op) << ',' << (r.predicted_us ? fmt("%.3f", *r.predicted_us) : std::string()) << ','
+        << (r.paired ? fmt("%.4f", *r.paired) : std::string()) << '\n';
   }
 }
 
 void print_timing_table(std::ostream& out, const std::vector<Row>& rows) {
   char line[256];
-  std::snprintf(line, sizeof line, "# %-10s %-8s %14s %14s %14s %9s\n", "Size(B)", "Algo", "Median(us)", "Min(us)",
-                "Max(us)", "Speedup");
+  std::snprintf(line, sizeof line, "# %-10s %-8s %14s %14s %14s %9s %9s\n", "Size(B)", "Algo", "Median(us)", "Min(us)",
+                "Max(us)", "Speedup", "Paired");
   out << line;
   for (const Row& r : rows) {
-    std::snprintf(line, sizeof line, "  %-10s %-8s %14.2f %14.2f %14.2f %9s\n", format_size(r.size_bytes).c_str(),
-                  r.algo.c_str(), r.us.median, r.us.min, r.us.max, r.speedup ? fmt("%.2fx", *r.speedup).c_str() : "-");
+    std::snprintf(line, sizeof line, "  %-10s %-8s %14.2f %14.2f %14.2f %9s %9s\n", format_size(r.size_bytes).c_str(),
+                  r.algo.c_str(), r.us.median, r.us.min, r.us.max, r.speedup ? fmt("%.2fx", *r.speedup).c_str() : "-",
+                  r.paired ? fmt("%.2fx", *r.paired).c_str() : "-");
     out << line;
   }
 }

@@ -24,6 +24,7 @@ struct Row {
   std::optional<double> speedup;       // native median / this median
   std::string op;                      // "neighbor_allgather", "ineighbor_alltoallv", ... (core/exchange.h op_name)
   std::optional<double> predicted_us;  // nbrcoll's cost model for this call (algos/cost_model.h)
+  std::optional<double> paired;        // median over rounds of native's time / this time (stats.h median_ratio)
 };
 
 // Sets `speedup` of every row that has a "native" row with the same
@@ -51,7 +52,7 @@ std::pair<std::string, std::string> mpi_name_and_version(const std::string& libr
 // `predicted_us`; text fields are quoted.
 inline constexpr const char* kCsvHeader =
     "pattern,params,procs,nodes,size_bytes,algo,median_us,min_us,max_us,speedup_vs_native,"
-    "iters,node_kind,topology,mpi,mpi_version,nbrcoll_version,op,predicted_us";
+    "iters,node_kind,topology,mpi,mpi_version,nbrcoll_version,op,predicted_us,paired_vs_native";
 void write_csv_rows(std::ostream& out, const std::vector<Row>& rows, const RunInfo& run);
 // RFC 4180: in double quotes, a double quote inside doubled.
 std::string csv_quote(const std::string& field);

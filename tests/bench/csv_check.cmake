@@ -3,8 +3,9 @@
 # Runs nbrcoll-bench (rsg, density 1, sizes 1K and 2K, NP ranks on NP
 # emulated nodes) with --csv and checks the header and that each row
 # carries the run's iterations, node kind, topology, MPI, versions and op,
-# text fields quoted, and the cost model's prediction (a positive number;
-# native's is linear's). The run itself validates every received byte.
+# text fields quoted, the cost model's prediction (a positive number;
+# native's is linear's) and the paired speed-up against native (a positive
+# number). The run itself validates every received byte.
 if(NOT DEFINED NP)
   set(NP 2)
 endif()
@@ -22,7 +23,7 @@ if(NOT err MATCHES "nbrcoll-bench: 1/2 size 1K done .*nbrcoll-bench: 2/2 size 2K
 endif()
 file(STRINGS "${CSV}" lines)
 list(GET lines 0 header)
-set(want "pattern,params,procs,nodes,size_bytes,algo,median_us,min_us,max_us,speedup_vs_native,iters,node_kind,topology,mpi,mpi_version,nbrcoll_version,op,predicted_us")
+set(want "pattern,params,procs,nodes,size_bytes,algo,median_us,min_us,max_us,speedup_vs_native,iters,node_kind,topology,mpi,mpi_version,nbrcoll_version,op,predicted_us,paired_vs_native")
 if(NOT header STREQUAL want)
   message(FATAL_ERROR "header is '${header}', expected '${want}'")
 endif()
@@ -35,10 +36,10 @@ foreach(line IN LISTS lines)
   if(line STREQUAL header)
     continue()
   endif()
-  if(NOT line MATCHES ",([0-9]+\\.[0-9]+)$" OR CMAKE_MATCH_1 EQUAL 0)
-    message(FATAL_ERROR "row '${line}' has no positive predicted_us last")
+  if(NOT line MATCHES ",([0-9]+\\.[0-9]+),([0-9]+\\.[0-9]+)$" OR CMAKE_MATCH_1 EQUAL 0 OR CMAKE_MATCH_2 EQUAL 0)
+    message(FATAL_ERROR "row '${line}' does not end with a positive predicted_us and paired_vs_native")
   endif()
-  string(REGEX REPLACE ",[0-9.]+$" "" line "${line}")
+  string(REGEX REPLACE ",[0-9.]+,[0-9.]+$" "" line "${line}")
   string(LENGTH "${tail}" tl)
   string(LENGTH "${line}" ll)
   math(EXPR at "${ll} - ${tl}")

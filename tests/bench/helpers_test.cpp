@@ -40,6 +40,19 @@ TEST(Stats, MedianMinMax) {
   EXPECT_DOUBLE_EQ(summarize({}).median, 0);
 }
 
+TEST(Stats, MedianRatioPairsRoundsAndSkipsEmptyOnes) {
+  // Rounds 0 and 1 are slow for both, round 2 for the algorithm alone: the
+  // pairs give 2 in four rounds of five, the two medians 1 against 5.
+  const std::vector<double> native{10, 10, 1, 1, 1};
+  const std::vector<double> algo{5, 5, 5, 0.5, 0.5};
+  EXPECT_DOUBLE_EQ(summarize(native).median / summarize(algo).median, 0.2);
+  EXPECT_DOUBLE_EQ(*median_ratio(native, algo), 2.0);
+  EXPECT_DOUBLE_EQ(*median_ratio({6, 3, 10}, {3, 1, 10}), 2.0);  // ratios 2, 3, 1
+  EXPECT_DOUBLE_EQ(*median_ratio({6, 0, 4}, {3, 5, 0}), 2.0);    // only round 0 counts
+  EXPECT_FALSE(median_ratio({0, 1}, {1, 0}).has_value());
+  EXPECT_FALSE(median_ratio({}, {}).has_value());
+}
+
 TEST(Fill, BlocksCheckByteByByteAndDifferPerSourceAndCall) {
   for (std::size_t n : {0u, 1u, 7u, 8u, 9u, 1000u}) {
     std::vector<std::uint8_t> b(n);
@@ -98,10 +111,10 @@ TEST(Options, OpsAndModes) {
 
 TEST(Report, SpeedupsAndCsvColumns) {
   std::vector<Row> rows{
-      {"rsg", "density=0.6;seed=1", 16, 2, 1024, "native", {100, 90, 120}, {}, "neighbor_allgather", {}},
-      {"rsg", "density=0.6;seed=1", 16, 2, 1024, "leader", {50, 40, 60}, {}, "neighbor_allgather", {}},
-      {"rsg", "density=0.6;seed=1", 16, 2, 2048, "leader", {50, 40, 60}, {}, "neighbor_allgather", {}},
-      {"rsg", "density=0.6;seed=1", 16, 2, 1024, "leader", {50, 40, 60}, {}, "neighbor_alltoall", {}}};
+      {"rsg", "density=0.6;seed=1", 16, 2, 1024, "native", {100, 90, 120}, {}, "neighbor_allgather", {}, 1.0},
+      {"rsg", "density=0.6;seed=1", 16, 2, 1024, "leader", {50, 40, 60}, {}, "neighbor_allgather", {}, 2.5},
+      {"rsg", "density=0.6;seed=1", 16, 2, 2048, "leader", {50, 40, 60}, {}, "neighbor_allgather", {}, {}},
+      {"rsg", "density=0.6;seed=1", 16, 2, 1024, "leader", {50, 40, 60}, {}, "neighbor_alltoall", {}, {}}};
   compute_speedups(rows);
   ASSERT_TRUE(rows[1].speedup.has_value());
   EXPECT_DOUBLE_EQ(*rows[1].speedup, 2.0);
@@ -111,20 +124,20 @@ TEST(Report, SpeedupsAndCsvColumns) {
   write_csv_rows(csv, rows, {10, "emulated", "frontier", "Open MPI", "4.1.4", "0.1.0"});
   EXPECT_EQ(csv.str().substr(0, csv.str().find('\n')),
             "\"rsg\",\"density=0.6;seed=1\",16,2,1024,\"native\",100.000,90.000,120.000,1.0000,10,\"emulated\","
-            "\"frontier\",\"Open MPI\",\"4.1.4\",\"0.1.0\",\"neighbor_allgather\",");
+            "\"frontier\",\"Open MPI\",\"4.1.4\",\"0.1.0\",\"neighbor_allgather\",,1.0000");
   EXPECT_EQ(std::string(kCsvHeader),
             "pattern,params,procs,nodes,size_bytes,algo,median_us,min_us,max_us,speedup_vs_native,"
-            "iters,node_kind,topology,mpi,mpi_version,nbrcoll_version,op,predicted_us");
+            "iters,node_kind,topology,mpi,mpi_version,nbrcoll_version,op,predicted_us,paired_vs_native");
   std::ostringstream table;
   print_timing_table(table, rows);
-  EXPECT_NE(table.str().find("2.00x"), std::string::npos);
+  EXPECT_NE(table.str().find("2.00x     2.50x"), std::string::npos);  // Speedup, then Paired
 }
 
 TEST(Report, ModelTableShowsTheErrorPerRowAndItsMedianPerAlgorithm) {
-  std::vector<Row> rows = {{"rsg", "", 16, 2, 1024, "linear", {100, 90, 120}, {}, "neighbor_allgather", 150.0},
-                           {"rsg", "", 16, 2, 2048, "linear", {200, 190, 220}, {}, "neighbor_allgather", 150.0},
-                           {"rsg", "", 16, 2, 4096, "linear", {400, 390, 420}, {}, "neighbor_allgather", 500.0},
-                           {"rsg", "", 16, 2, 1024, "native", {100, 90, 120}, {}, "neighbor_allgather", {}}};
+  std::vector<Row> rows = {{"rsg", "", 16, 2, 1024, "linear", {100, 90, 120}, {}, "neighbor_allgather", 150.0, {}},
+                           {"rsg", "", 16, 2, 2048, "linear", {200, 190, 220}, {}, "neighbor_allgather", 150.0, {}},
+                           {"rsg", "", 16, 2, 4096, "linear", {400, 390, 420}, {}, "neighbor_allgather", 500.0, {}},
+                           {"rsg", "", 16, 2, 1024, "native", {100, 90, 120}, {}, "neighbor_allgather", {}, {}}};
   std::ostringstream out;
   print_model_table(out, "emulated", rows);
   const std::string s = out.str();
@@ -138,7 +151,7 @@ TEST(Report, ModelTableShowsTheErrorPerRowAndItsMedianPerAlgorithm) {
   EXPECT_NE(s.find("25% over 3 sizes"), std::string::npos);
   std::ostringstream csv;
   write_csv_rows(csv, rows, {10, "emulated", "frontier", "Open MPI", "4.1.4", "0.1.0"});
-  EXPECT_NE(csv.str().find("\"neighbor_allgather\",150.000\n"), std::string::npos);
+  EXPECT_NE(csv.str().find("\"neighbor_allgather\",150.000,\n"), std::string::npos);
 }
 
 TEST(Sizes, SameParserAsTheLibrary) {

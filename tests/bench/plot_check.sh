@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # plot_check.sh PYTHON PLOT_PY WORK_DIR
 # bench/plot.py: rows of two MPIs make two lines (never one), rows of two
-# ops two charts, the layout nbrcoll-bench writes now (with predicted_us)
-# plots, CSVs of earlier versions (no op column; no run columns) still
+# ops two charts, the layout nbrcoll-bench writes now (with predicted_us and
+# paired_vs_native) plots, CSVs of earlier versions (no op column; no run columns) still
 # plot, and without matplotlib it says so in one clear line.
 set -euo pipefail
 py=$1 plot=$2 work=$3
@@ -41,15 +41,22 @@ grep -q '^rsg: 16 processes: linear density=0.6 seed=1 \[MPICH 4.0.2, real nodes
 grep -q '^rsg_ineighbor_alltoallv: 16 processes: linear density=0.6 seed=1 \[MPICH 4.0.2, real nodes, frontier\]: 2 points$' <<<"$out"
 [[ -s "$work/ops/rsg_speedup.png" && -s "$work/ops/rsg_ineighbor_alltoallv_speedup.png" ]]
 
-# The layout nbrcoll-bench writes now (tests/bench/csv_check.cmake): the
-# cost model's prediction after the op, read and not plotted.
+# The cost model's prediction after the op, read and not plotted; then the
+# layout nbrcoll-bench writes now (tests/bench/csv_check.cmake), with the
+# paired speed-up last, read and not plotted either.
 {
   echo "$head$run,op,predicted_us"
   rows '"Open MPI","4.1.4"' auto ',"neighbor_allgather",55.5'
 } >"$work/predicted.csv"
-out=$("$py" "$plot" --list --out "$work/predicted" "$work/predicted.csv")
-echo "$out"
-grep -q '^rsg: 16 processes: auto density=0.6 seed=1 \[Open MPI 4.1.4, real nodes, frontier\]: 2 points$' <<<"$out"
+{
+  echo "$head$run,op,predicted_us,paired_vs_native"
+  rows '"Open MPI","4.1.4"' auto ',"neighbor_allgather",55.5,1.9500'
+} >"$work/paired.csv"
+for f in predicted paired; do
+  out=$("$py" "$plot" --list --out "$work/$f" "$work/$f.csv")
+  echo "$out"
+  grep -q '^rsg: 16 processes: auto density=0.6 seed=1 \[Open MPI 4.1.4, real nodes, frontier\]: 2 points$' <<<"$out"
+done
 
 # An earlier version's file: no run columns, unquoted.
 {
