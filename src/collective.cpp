@@ -143,8 +143,12 @@ bool acceptable(const UserCall& c, const GraphInfo& info, CallArgs& args) {
 // its route (executor.h, Route): no rank asks another about buffers, and no
 // call takes a collective. Host-only processes run without notes.
 
+// Without a loaded GPU runtime only a backend named in NBRCOLL_DEVICE_BACKEND
+// can be there (device_backend() opens none otherwise): a host-only process
+// pays one loader query per call.
 bool device_process() {
-  return loaded_runtime() != GpuRuntime::kNone || device_backend() != nullptr;
+  if (loaded_runtime() != GpuRuntime::kNone) return true;
+  return !config().device_backend.empty() && device_backend() != nullptr;
 }
 
 void warn_no_ipc_once(const nbrcoll_device_backend& backend) {

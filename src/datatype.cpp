@@ -40,9 +40,7 @@ bool gapless_in_order(MPI_Datatype type, int depth) {
   return ok;
 }
 
-}  // namespace
-
-int describe_type(MPI_Datatype type, TypeLayout& out) {
+int describe_uncached(MPI_Datatype type, TypeLayout& out) {
   int size = 0;
   int rc = PMPI_Type_size(type, &size);
   if (rc != MPI_SUCCESS) return rc;
@@ -52,6 +50,49 @@ int describe_type(MPI_Datatype type, TypeLayout& out) {
   out.size = static_cast<std::uint64_t>(size);
   out.in_place = gapless_in_order(type, 0);
   return MPI_SUCCESS;
+}
+
+// The common predefined types, described once: they are never freed, so
+// their layouts hold for the whole run, and a call with one of them makes
+// no MPI query (five per type otherwise). A derived type is described at
+// every call: a freed handle may come back as another type.
+struct NamedLayout {
+  MPI_Datatype type;
+  TypeLayout layout;
+};
+const std::vector<NamedLayout>& named_layouts() {
+  static const std::vector<NamedLayout> table = [] {
+    const MPI_Datatype named[] = {MPI_BYTE,          MPI_DOUBLE,
+                                  MPI_INT,           MPI_FLOAT,
+                                  MPI_CHAR,          MPI_LONG,
+                                  MPI_LONG_LONG,     MPI_UNSIGNED,
+                                  MPI_UNSIGNED_CHAR, MPI_SIGNED_CHAR,
+                                  MPI_SHORT,         MPI_UNSIGNED_SHORT,
+                                  MPI_UNSIGNED_LONG, MPI_UNSIGNED_LONG_LONG,
+                                  MPI_INT8_T,        MPI_INT16_T,
+                                  MPI_INT32_T,       MPI_INT64_T,
+                                  MPI_UINT8_T,       MPI_UINT16_T,
+                                  MPI_UINT32_T,      MPI_UINT64_T};
+    std::vector<NamedLayout> t;
+    for (const MPI_Datatype type : named) {
+      TypeLayout layout;
+      if (type != MPI_DATATYPE_NULL && describe_uncached(type, layout) == MPI_SUCCESS) t.push_back({type, layout});
+    }
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace
+
+int describe_type(MPI_Datatype type, TypeLayout& out) {
+  for (const NamedLayout& n : named_layouts()) {
+    if (n.type == type) {
+      out = n.layout;
+      return MPI_SUCCESS;
+    }
+  }
+  return describe_uncached(type, out);
 }
 
 }  // namespace nbrcoll
