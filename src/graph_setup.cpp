@@ -130,7 +130,8 @@ std::vector<int> world_ranks_of(MPI_Comm comm, bool translate) {
   return there;
 }
 
-// The steps' wall-clock and CPU times (StepTime).
+// The steps' wall-clock and, at NBRCOLL_DEBUG=trace, CPU times (StepTime):
+// the thread's CPU clock is a system call, not for every creation.
 class Stopwatch {
  public:
   StepTime lap() {
@@ -145,13 +146,14 @@ class Stopwatch {
   }
 
  private:
-  static StepTime read() {
+  [[nodiscard]] StepTime read() const {
     timespec cpu{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+    if (with_cpu_) clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
     const double wall =
         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count();
     return {wall, static_cast<double>(cpu.tv_sec) * 1e6 + static_cast<double>(cpu.tv_nsec) / 1e3};
   }
+  bool with_cpu_ = log_enabled(LogLevel::kTrace);
   StepTime start_ = read();
   StepTime last_ = start_;
 };

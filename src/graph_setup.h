@@ -22,8 +22,8 @@ namespace nbrcoll {
 // Today the cost model's (cost_tables.h); raise it to add others.
 inline constexpr int kAgreedTerms = static_cast<int>(kCostTerms);
 
-// Microseconds spent in each step of setup_graph() on this rank.
-// One step of the set-up: wall-clock time and this thread's CPU time, in
+// One step of setup_graph() on this rank: wall-clock time and this
+// thread's CPU time (read at NBRCOLL_DEBUG=trace only, else 0), in
 // microseconds. With more ranks than cores the two differ most: a step's
 // wall time then includes the waits for peers and the other ranks' CPU.
 struct StepTime {
@@ -31,6 +31,7 @@ struct StepTime {
   double cpu = 0;
 };
 
+// Each step of setup_graph() on this rank.
 struct SetupTimes {
   StepTime neighbours;   // own lists read, own record made
   StepTime places;       // the places: looked up in MPI_Init's records, or one allgather
