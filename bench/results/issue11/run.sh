@@ -14,7 +14,7 @@ export NBRCOLL_TOPO=frontier
 export NBRCOLL_MACHINE=$PWD/bench/results/model/emulated-netns-1gbit.machine
 cluster() { timeout 1800 bench/cluster/run.sh --nodes 2 --ranks-per-node 8 --rate 1gbit -- "$B" "$@"; }
 sizes=1K,4K,16K,32K,64K,256K,1M,4M
-common=(--warmup 1 --iters 7 --create-reps 5)
+common=(--warmup 1 --iters "${ITERS:-7}" --create-reps 5)  # ITERS=n: more iterations
 echo "== cluster rsg allgather"
 cluster --pattern rsg --density 0.6 --sizes $sizes --algos native,linear,leader,aggregated,auto "${common[@]}" \
   --csv "$O/cluster_rsg.csv" | tee "$O/cluster_rsg.txt"
@@ -31,6 +31,6 @@ cluster --pattern moore --dims 2 --radius 1 --op alltoallv --sizes 1K,4K,16K,64K
 echo "== one host rsg allgather"
 NBRCOLL_MACHINE=$PWD/bench/results/model/onehost-2x8.machine timeout 1800 mpirun -np 16 --oversubscribe \
   $([[ $(id -u) -eq 0 ]] && echo --allow-run-as-root) -x NBRCOLL_TOPO -x NBRCOLL_MACHINE "$B" --pattern rsg \
-  --density 0.6 --sizes $sizes --algos native,linear,auto --warmup 2 --iters 15 --create-reps 5 --csv "$O/onehost_rsg.csv" |
+  --density 0.6 --sizes $sizes --algos native,linear,auto --warmup 2 --iters "${ONEHOST_ITERS:-15}" --create-reps 5 --csv "$O/onehost_rsg.csv" |
   tee "$O/onehost_rsg.txt"
 echo ALLDONE
