@@ -38,39 +38,12 @@ int to_pmpi(const UserCall& c) {
 }
 
 int to_pmpi(const UserCall& c, MPI_Request* r) {
-  switch (c.kind) {
-    case Kind::kAllgather:
-      return PMPI_Ineighbor_allgather(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm,
-                                      r);
-    case Kind::kAllgatherv:
-      return PMPI_Ineighbor_allgatherv(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcounts, c.rdispls,
-                                       c.recvtype, c.comm, r);
-    case Kind::kAlltoall:
-      return PMPI_Ineighbor_alltoall(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm, r);
-    case Kind::kAlltoallv:
-      return PMPI_Ineighbor_alltoallv(c.sendbuf, c.sendcounts, c.sdispls, c.sendtype, c.recvbuf, c.recvcounts,
-                                      c.rdispls, c.recvtype, c.comm, r);
-  }
-  return MPI_ERR_INTERN;
+  return pmpi_nonblocking(c, r);
 }
 
 #if MPI_VERSION >= 4
 int to_pmpi(const UserCall& c, MPI_Info info, MPI_Request* r) {
-  switch (c.kind) {
-    case Kind::kAllgather:
-      return PMPI_Neighbor_allgather_init(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype,
-                                          c.comm, info, r);
-    case Kind::kAllgatherv:
-      return PMPI_Neighbor_allgatherv_init(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcounts, c.rdispls,
-                                           c.recvtype, c.comm, info, r);
-    case Kind::kAlltoall:
-      return PMPI_Neighbor_alltoall_init(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm,
-                                         info, r);
-    case Kind::kAlltoallv:
-      return PMPI_Neighbor_alltoallv_init(c.sendbuf, c.sendcounts, c.sdispls, c.sendtype, c.recvbuf, c.recvcounts,
-                                          c.rdispls, c.recvtype, c.comm, info, r);
-  }
-  return MPI_ERR_INTERN;
+  return pmpi_persistent(c, info, r);
 }
 #endif
 

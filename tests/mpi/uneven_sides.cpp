@@ -7,6 +7,9 @@
 // - alltoall on the same star, and on a ring whose ranks send 1 or 2 ints
 //   by turns (every rank's send and receive sizes differ); Open MPI failed
 //   both with MPI_ERR_TRUNCATE.
+// Each call blocking, nonblocking (MPI_Ineighbor_*, then MPI_Wait: Open
+// MPI's nonblocking alltoall fails the same way, and the ranks it did not
+// fail waited for ever) and, with MPI 4, persistent.
 // Run with NBRCOLL_ALGO=native, the calls go to the MPI through nbrcoll's
 // hand-off; with the others, through nbrcoll's plans. Every receive area
 // against its closed form, with guards on both sides. A hang fails by the
@@ -26,6 +29,59 @@ namespace {
 
 constexpr int kGuard = 4;  // ints on each side of a receive area
 constexpr int kUntouched = -7;
+
+enum class How { kBlocking, kNonblocking, kPersistent };
+const char* name(How how) {
+  return how == How::kBlocking ? "blocking" : how == How::kNonblocking ? "nonblocking" : "persistent";
+}
+
+// A request's completion (a persistent one started first, freed after).
+int finish(How how, int rc, MPI_Request& request) {
+  if (rc == MPI_SUCCESS && how == How::kPersistent) rc = MPI_Start(&request);
+  if (rc == MPI_SUCCESS) rc = MPI_Wait(&request, MPI_STATUS_IGNORE);
+  if (how == How::kPersistent && request != MPI_REQUEST_NULL) MPI_Request_free(&request);
+  return rc;
+}
+
+int allgather(How how, const int* send, int sendcount, int* recv, int recvcount, MPI_Comm g) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  switch (how) {
+    case How::kBlocking:
+      return MPI_Neighbor_allgather(send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g);
+    case How::kNonblocking:
+      return finish(how, MPI_Ineighbor_allgather(send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g, &request),
+                    request);
+    case How::kPersistent:
+#if MPI_VERSION >= 4
+      return finish(
+          how,
+          MPI_Neighbor_allgather_init(send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g, MPI_INFO_NULL, &request),
+          request);
+#endif
+      break;
+  }
+  return MPI_ERR_OTHER;
+}
+
+int alltoall(How how, const int* send, int sendcount, int* recv, int recvcount, MPI_Comm g) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  switch (how) {
+    case How::kBlocking:
+      return MPI_Neighbor_alltoall(send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g);
+    case How::kNonblocking:
+      return finish(how, MPI_Ineighbor_alltoall(send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g, &request),
+                    request);
+    case How::kPersistent:
+#if MPI_VERSION >= 4
+      return finish(
+          how,
+          MPI_Neighbor_alltoall_init(send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g, MPI_INFO_NULL, &request),
+          request);
+#endif
+      break;
+  }
+  return MPI_ERR_OTHER;
+}
 
 MPI_Comm graph(const std::vector<int>& in, const std::vector<int>& out) {
   MPI_Comm g = MPI_COMM_NULL;
@@ -50,7 +106,7 @@ void check_area(const std::vector<int>& area, int n, const std::string& what, co
 }
 
 // Hub 0 sends to every other rank; nobody sends to the hub.
-void star(int round) {
+void star(int round, How how) {
   const bool hub = g_rank == 0;
   std::vector<int> in;
   std::vector<int> out;
@@ -60,20 +116,20 @@ void star(int round) {
     in.push_back(0);
   }
   MPI_Comm g = graph(in, out);
-  const std::string tag = " (round " + std::to_string(round) + ")";
+  const std::string tag = std::string(" (") + name(how) + ", round " + std::to_string(round) + ")";
 
   // allgather: 3 ints from the hub; the hub receives 0, the leaves send 0.
   std::vector<int> send(3 * static_cast<std::size_t>(g_size));
   for (std::size_t k = 0; k < send.size(); ++k)
     send[k] = value(g_rank, static_cast<int>(k / 3), static_cast<int>(k % 3));
   std::vector<int> area(2 * kGuard + 3, kUntouched);
-  int rc = MPI_Neighbor_allgather(send.data(), hub ? 3 : 0, MPI_INT, area.data() + kGuard, hub ? 0 : 3, MPI_INT, g);
+  int rc = allgather(how, send.data(), hub ? 3 : 0, area.data() + kGuard, hub ? 0 : 3, g);
   check(rc == MPI_SUCCESS, "star allgather returns MPI_SUCCESS" + tag);
   check_area(area, hub ? 0 : 3, "star allgather" + tag, [](int i) { return value(0, 0, i); });
 
   // alltoall: 2 ints to each leaf, its own.
   std::vector<int> area2(2 * kGuard + 2, kUntouched);
-  rc = MPI_Neighbor_alltoall(send.data(), hub ? 2 : 0, MPI_INT, area2.data() + kGuard, hub ? 0 : 2, MPI_INT, g);
+  rc = alltoall(how, send.data(), hub ? 2 : 0, area2.data() + kGuard, hub ? 0 : 2, g);
   check(rc == MPI_SUCCESS, "star alltoall returns MPI_SUCCESS" + tag);
   // The hub's out-neighbour number s is rank s+1; its 2-int blocks are send[2s], send[2s+1].
   const int s = g_rank - 1;
@@ -83,16 +139,15 @@ void star(int round) {
 }
 
 // Rank r sends width(r) ints to r+1 and receives width(r-1) from r-1.
-void uneven_ring(int round) {
+void uneven_ring(int round, How how) {
   const auto width = [](int r) { return 1 + r % 2; };
   const int left = (g_rank + g_size - 1) % g_size;
   const int right = (g_rank + 1) % g_size;
   MPI_Comm g = graph({left}, {right});
-  const std::string tag = " (round " + std::to_string(round) + ")";
+  const std::string tag = std::string(" (") + name(how) + ", round " + std::to_string(round) + ")";
   std::vector<int> send{value(g_rank, 0, 0), value(g_rank, 0, 1)};
   std::vector<int> area(2 * kGuard + 2, kUntouched);
-  const int rc =
-      MPI_Neighbor_alltoall(send.data(), width(g_rank), MPI_INT, area.data() + kGuard, width(left), MPI_INT, g);
+  const int rc = alltoall(how, send.data(), width(g_rank), area.data() + kGuard, width(left), g);
   check(rc == MPI_SUCCESS, "uneven ring alltoall returns MPI_SUCCESS" + tag);
   check_area(area, width(left), "uneven ring alltoall" + tag, [left](int i) { return value(left, 0, i); });
   MPI_Comm_free(&g);
@@ -103,11 +158,16 @@ void uneven_ring(int round) {
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   nbt::begin();
-  nbt::expect_interposed({"MPI_Neighbor_allgather", "MPI_Neighbor_alltoall", "MPI_Dist_graph_create_adjacent"});
+  nbt::expect_interposed({"MPI_Neighbor_allgather", "MPI_Neighbor_alltoall", "MPI_Ineighbor_allgather",
+                          "MPI_Ineighbor_alltoall", "MPI_Dist_graph_create_adjacent"});
+  std::vector<How> hows{How::kBlocking, How::kNonblocking};
+  if (MPI_VERSION >= 4) hows.push_back(How::kPersistent);
   for (int round = 0; round < 3; ++round) {
-    star(round);
-    // An odd ring would give rank 0 and its left neighbour the same width.
-    if (g_size % 2 == 0) uneven_ring(round);
+    for (const How how : hows) {
+      star(round, how);
+      // An odd ring would give rank 0 and its left neighbour the same width.
+      if (g_size % 2 == 0) uneven_ring(round, how);
+    }
   }
   return nbt::finish();
 }
