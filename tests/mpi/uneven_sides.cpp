@@ -35,52 +35,47 @@ const char* name(How how) {
   return how == How::kBlocking ? "blocking" : how == How::kNonblocking ? "nonblocking" : "persistent";
 }
 
-// A request's completion (a persistent one started first, freed after).
-int finish(How how, int rc, MPI_Request& request) {
+// One call made `how`: `blocking()`, or `start(&request)` (the nonblocking
+// or the persistent form, the latter started here), waited for, and a
+// persistent request freed.
+template <class Blocking, class Start>
+int made(How how, Blocking blocking, Start start) {
+  if (how == How::kBlocking) return blocking();
+  MPI_Request request = MPI_REQUEST_NULL;
+  int rc = start(&request);
   if (rc == MPI_SUCCESS && how == How::kPersistent) rc = MPI_Start(&request);
   if (rc == MPI_SUCCESS) rc = MPI_Wait(&request, MPI_STATUS_IGNORE);
   if (how == How::kPersistent && request != MPI_REQUEST_NULL) MPI_Request_free(&request);
   return rc;
 }
 
-int allgather(How how, const int* send, int sendcount, int* recv, int recvcount, MPI_Comm g) {
-  MPI_Request request = MPI_REQUEST_NULL;
-  switch (how) {
-    case How::kBlocking:
-      return MPI_Neighbor_allgather(send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g);
-    case How::kNonblocking:
-      return finish(how, MPI_Ineighbor_allgather(send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g, &request),
-                    request);
-    case How::kPersistent:
+// The persistent forms exist from MPI 4 on (main() asks for them only there).
 #if MPI_VERSION >= 4
-      return finish(
-          how,
-          MPI_Neighbor_allgather_init(send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g, MPI_INFO_NULL, &request),
-          request);
+#define NBT_INIT_OR_FAIL(call) call
+#else
+#define NBT_INIT_OR_FAIL(call) MPI_ERR_OTHER
 #endif
-      break;
-  }
-  return MPI_ERR_OTHER;
+
+int allgather(How how, const int* send, int sendcount, int* recv, int recvcount, MPI_Comm g) {
+  return made(
+      how, [&] { return MPI_Neighbor_allgather(send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g); },
+      [&](MPI_Request* r) {
+        return how == How::kNonblocking
+                   ? MPI_Ineighbor_allgather(send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g, r)
+                   : NBT_INIT_OR_FAIL(MPI_Neighbor_allgather_init(send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g,
+                                                                  MPI_INFO_NULL, r));
+      });
 }
 
 int alltoall(How how, const int* send, int sendcount, int* recv, int recvcount, MPI_Comm g) {
-  MPI_Request request = MPI_REQUEST_NULL;
-  switch (how) {
-    case How::kBlocking:
-      return MPI_Neighbor_alltoall(send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g);
-    case How::kNonblocking:
-      return finish(how, MPI_Ineighbor_alltoall(send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g, &request),
-                    request);
-    case How::kPersistent:
-#if MPI_VERSION >= 4
-      return finish(
-          how,
-          MPI_Neighbor_alltoall_init(send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g, MPI_INFO_NULL, &request),
-          request);
-#endif
-      break;
-  }
-  return MPI_ERR_OTHER;
+  return made(
+      how, [&] { return MPI_Neighbor_alltoall(send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g); },
+      [&](MPI_Request* r) {
+        return how == How::kNonblocking
+                   ? MPI_Ineighbor_alltoall(send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g, r)
+                   : NBT_INIT_OR_FAIL(MPI_Neighbor_alltoall_init(send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g,
+                                                                 MPI_INFO_NULL, r));
+      });
 }
 
 MPI_Comm graph(const std::vector<int>& in, const std::vector<int>& out) {
