@@ -5,6 +5,10 @@
 # The nodes are network namespaces with 1 Gbit/s links (bench/cluster/run.sh)
 # where the machine allows it, else emulated nodes on one host
 # (NBRCOLL_RANKS_PER_NODE=8, no link cap), and the output says which.
+# First it measures that cluster for auto's cost model (nbrcoll-calibrate,
+# about 10 s) and runs the benchmark with NBRCOLL_MACHINE set to the file;
+# without it auto would plan for a real Frontier node's network, 100 times
+# faster than these links. A NBRCOLL_MACHINE already set is kept.
 #
 #   bench/run_main_job.sh [BUILD_DIR (default: build)] [OUT_DIR (default: BUILD_DIR/bench-results)]
 #
@@ -20,14 +24,15 @@ out=${2:-$build/bench-results}
 suffix=""
 [[ "${NBRCOLL_MPI:-openmpi}" == mpich ]] && suffix=-mpich
 bench=$build/bin/nbrcoll-bench$suffix
-if [[ ! -x "$bench" ]]; then
-  echo "run_main_job: $bench missing, building it" >&2
+calibrate=$build/bin/nbrcoll-calibrate$suffix
+if [[ ! -x "$bench" || ! -x "$calibrate" ]]; then
+  echo "run_main_job: $bench or $calibrate missing, building them" >&2
   if [[ -n "$suffix" && ! -f "$build/CMakeCache.txt" ]]; then
     echo "run_main_job: configure it for MPICH first: NBRCOLL_MPI=mpich scripts/build.sh $build" >&2
     exit 2
   fi
   cmake -S "$root" -B "$build" -DNBRCOLL_BUILD_BENCH=ON >/dev/null
-  cmake --build "$build" -j2 --target nbrcoll-bench
+  cmake --build "$build" -j2 --target nbrcoll-bench nbrcoll-calibrate
 fi
 mkdir -p "$out"
 export NBRCOLL_TOPO=${NBRCOLL_TOPO:-frontier}
@@ -35,11 +40,25 @@ unset NBRCOLL_RANKS_PER_NODE NBRCOLL_ALGO
 
 nodes=2 per_node=8
 common=(--warmup 1 --iters 3 --create-reps 3)
+cluster=(--nodes "$nodes" --ranks-per-node "$per_node" --rate 1gbit)
+
+# auto's cost model: this cluster's own costs (bench/model/README.md).
+if [[ -z "${NBRCOLL_MACHINE:-}" ]]; then
+  echo "== calibration: bench/cluster/run.sh ${cluster[*]} -- nbrcoll-calibrate$suffix --out $out/machine"
+  if "$here/cluster/run.sh" "${cluster[@]}" -- "$calibrate" --name main-job --out "$out/machine" \
+      >"$out/calibrate.txt" 2>&1; then
+    export NBRCOLL_MACHINE=$out/machine
+    grep -E '^(alpha|rate)\.(same-package|network) ' "$NBRCOLL_MACHINE" | sed 's/^/   /'
+  else
+    echo "run_main_job: the calibration failed ($out/calibrate.txt); auto keeps the built-in model of" \
+      "NBRCOLL_TOPO=$NBRCOLL_TOPO" >&2
+  fi
+fi
+echo "run_main_job: auto's cost model: ${NBRCOLL_MACHINE:-the built-in model of NBRCOLL_TOPO=$NBRCOLL_TOPO}"
 run() {  # run NAME ARGS...: one benchmark on the emulated cluster
   local name=$1; shift
-  echo "== $name: bench/cluster/run.sh --nodes $nodes --ranks-per-node $per_node --rate 1gbit -- nbrcoll-bench $*" \
-    | tee "$out/$name.txt"
-  "$here/cluster/run.sh" --nodes "$nodes" --ranks-per-node "$per_node" --rate 1gbit -- \
+  echo "== $name: bench/cluster/run.sh ${cluster[*]} -- nbrcoll-bench $*" | tee "$out/$name.txt"
+  "$here/cluster/run.sh" "${cluster[@]}" -- \
     "$bench" "$@" "${common[@]}" --csv "$out/$name.csv" \
     2> >(grep -v 'setpgid' >&2) | tee -a "$out/$name.txt"
 }
