@@ -17,12 +17,12 @@ bool gapless_in_order(MPI_Datatype type, int depth) {
   int nd = 0;
   int combiner = 0;
   if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS) return false;
-  int size = 0;
+  MPI_Count size = 0;
   MPI_Aint lb = 0;
   MPI_Aint extent = 0;
-  PMPI_Type_size(type, &size);
+  PMPI_Type_size_x(type, &size);
   PMPI_Type_get_extent(type, &lb, &extent);
-  if (lb != 0 || extent != size) return false;
+  if (lb != 0 || static_cast<MPI_Count>(extent) != size) return false;
   if (combiner == MPI_COMBINER_NAMED) return true;
   if (combiner != MPI_COMBINER_DUP && combiner != MPI_COMBINER_CONTIGUOUS) return false;
   std::vector<int> ints(static_cast<std::size_t>(ni));
@@ -41,9 +41,12 @@ bool gapless_in_order(MPI_Datatype type, int depth) {
 }
 
 int describe_uncached(MPI_Datatype type, TypeLayout& out) {
-  int size = 0;
-  int rc = PMPI_Type_size(type, &size);
+  // MPI_Type_size_x: a type of more than INT_MAX bytes has no int size
+  // (MPI_Type_size gives MPI_UNDEFINED).
+  MPI_Count size = 0;
+  int rc = PMPI_Type_size_x(type, &size);
   if (rc != MPI_SUCCESS) return rc;
+  if (size < 0) return MPI_ERR_TYPE;
   MPI_Aint lb = 0;
   rc = PMPI_Type_get_extent(type, &lb, &out.extent);
   if (rc != MPI_SUCCESS) return rc;

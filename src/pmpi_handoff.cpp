@@ -37,9 +37,9 @@ bool degrees(MPI_Comm comm, int& in, int& out) {
 }
 
 std::int64_t bytes(int count, MPI_Datatype type) {
-  int size = 0;
-  PMPI_Type_size(type, &size);
-  return static_cast<std::int64_t>(count) * size;
+  MPI_Count size = 0;  // _x: a type may hold more than INT_MAX bytes
+  PMPI_Type_size_x(type, &size);
+  return static_cast<std::int64_t>(count) * static_cast<std::int64_t>(size);
 }
 
 // `n` blocks of `count` elements, one after the other: the layout of the
