@@ -6,6 +6,7 @@
 
 #include "device/device_call.h"
 #include "log.h"
+#include "status_bytes.h"
 
 namespace nbrcoll {
 
@@ -24,6 +25,27 @@ const char* send_source(const CallLayout& layout, const algos::Send& s) {
 }
 std::uint64_t send_source_bytes(const CallLayout& layout, const algos::Send& s) {
   return s.out_edge >= 0 ? layout.send_bytes(s.out_edge) : layout.block_bytes(s.slot);
+}
+
+// Whether a receive that completed without error brought fewer than the
+// `expected` bytes of its fragment. A block must come whole: a sender that
+// could not prepare its buffers (CallLayout::make_hollow) sends empty
+// fragments so that nobody waits, a forwarder passes on an empty fragment
+// for one it did not get whole, and in an erroneous program a sender's block
+// may be shorter than the receiver's. The receiver then reports an error
+// instead of success with stale bytes in its block.
+bool came_short(const MPI_Status& status, std::uint64_t expected) {
+  return expected > 0 && status_bytes(status) < expected;
+}
+
+// One line per call at most: which peer's fragment came short.
+void report_short(bool& reported, int peer, std::uint64_t expected) {
+  if (reported) return;
+  reported = true;
+  log(LogLevel::kWarn,
+      "a fragment of %llu bytes from rank %d came short: its block is incomplete here (a rank could not "
+      "prepare its buffers, or the block is shorter at its sender than in this rank's receive)",
+      static_cast<unsigned long long>(expected), peer);
 }
 
 // MPI counts are ints: a fragment above INT_MAX bytes is one message of a
@@ -325,11 +347,13 @@ struct Buffers {
   std::vector<IpcDescriptor> recv_desc;  // per recv: its note, if one came
   std::vector<IpcDescriptor> send_desc;  // per send: its note, if it sends one
   // Notes only, per receive: the indices of its data and note requests,
-  // whether one of them came (the other is then cancelled), and whether its
-  // bytes are missing (its forwards then send kMissing notes).
+  // and whether one of them came (the other is then cancelled).
   std::vector<std::size_t> data_request;
   std::vector<std::size_t> note_request;
   std::vector<char> taken;
+  // Per receive: its bytes are not all here (an error, a short or missing
+  // fragment); its forwards then send kMissing notes, or empty messages on
+  // host-only processes, so that every rank downstream learns it too.
   std::vector<char> missing;
   // Notes only, per peer rank: receives from it still to arrive, whether it
   // sent an IPC note (then it waits for this rank's ack once all arrived),
@@ -421,10 +445,10 @@ class PlanRun {
   void on_bundle_arrived(std::size_t b);
   void post_bundle_send(std::size_t b);
   bool take(std::size_t r, Op came);
-  void on_data(std::size_t r, int error);
+  void on_data(std::size_t r, int error, const MPI_Status* status);
   void on_note(std::size_t r, int error);
   void on_arrived(std::size_t r);
-  void on_complete(const Pending& p, int error);
+  void on_complete(const Pending& p, int error, const MPI_Status* status);
   bool complete_all(bool block);
   bool progress_once(bool block);
   [[nodiscard]] bool finished() const {
@@ -456,6 +480,7 @@ class PlanRun {
   std::size_t settled_ = 0;  // requests completed (or freed after an error)
   bool started_ = false;
   bool forwards_ = false;  // some active receive of this call is forwarded
+  bool reported_short_ = false;
   int first_error_ = MPI_SUCCESS;
 };
 
@@ -496,6 +521,7 @@ void PlanRun::setup() {
   buffers_.failed_copies.clear();
   buffers_.recv_range.assign(nr, {});
   buffers_.recv_stage.assign(nr, 0);
+  buffers_.missing.assign(nr, 0);
   for (const int active : *active_recvs_) {
     const auto i = static_cast<std::size_t>(active);
     const algos::Recv& r = plan_.recvs[i];
@@ -536,7 +562,6 @@ void PlanRun::setup() {
     buffers_.data_request.assign(nr, 0);
     buffers_.note_request.assign(nr, 0);
     buffers_.taken.assign(nr, 0);
-    buffers_.missing.assign(nr, 0);
     const std::size_t ranks = routing_->process_of->size();
     buffers_.left_from.assign(ranks, 0);
     buffers_.read_from.assign(ranks, 0);
@@ -570,11 +595,12 @@ void PlanRun::post_send(std::size_t s) {
   const algos::ByteRange range = buffers_.send_range[s];
   const char* data = layout_.hollow() ? nullptr : send_source(layout_, send) + range.begin;
   Route route = planned_route(s);
-  if (notes_ && (layout_.hollow() || broken_ ||
-                 (send.after_recv >= 0 && buffers_.missing[static_cast<std::size_t>(send.after_recv)]))) {
+  const bool lost = layout_.hollow() || broken_ ||
+                    (send.after_recv >= 0 && buffers_.missing[static_cast<std::size_t>(send.after_recv)]);
+  if (notes_ && lost) {
     route = Route::kMissing;
-  } else if (range.size() == 0) {
-    route = Route::kMpi;  // nothing to stage or to read: an empty message
+  } else if (range.size() == 0 || lost) {
+    route = Route::kMpi;  // nothing to stage or to read, or (host-only) nothing whole to pass on: an empty message
   }
   if (route == Route::kMpiStaged) {
     char* stage = device_->staging() + buffers_.send_stage[s];
@@ -586,7 +612,7 @@ void PlanRun::post_send(std::size_t s) {
     }
   }
   if (route == Route::kMpi || route == Route::kMpiStaged) {
-    const ByteMessage m(range.size());
+    const ByteMessage m(lost ? 0 : range.size());
     note(PMPI_Isend(data, m.count(), m.type(), channel_.rank(send.peer), send.tag + tag_offset_, comm_,
                     next_request(Op::kSend, static_cast<int>(s))));
     return;
@@ -630,12 +656,16 @@ bool PlanRun::take(std::size_t r, Op came) {
 }
 
 // Receive r's bytes came (in place, or in staging).
-void PlanRun::on_data(std::size_t r, int error) {
-  if (notes_) {
-    if (!take(r, Op::kRecv)) return;
-    if (error != MPI_SUCCESS) buffers_.missing[r] = 1;
-  }
+void PlanRun::on_data(std::size_t r, int error, const MPI_Status* status) {
+  if (notes_ && !take(r, Op::kRecv)) return;
   const algos::ByteRange range = buffers_.recv_range[r];
+  if (error == MPI_SUCCESS && status != nullptr && !broken_ && !layout_.hollow() &&
+      came_short(*status, range.size())) {
+    report_short(reported_short_, plan_.recvs[r].peer, range.size());
+    note(MPI_ERR_OTHER);
+    error = MPI_ERR_OTHER;
+  }
+  if (error != MPI_SUCCESS) buffers_.missing[r] = 1;
   if (recv_staged() && error == MPI_SUCCESS && range.size() > 0 && !layout_.hollow()) {
     const int rc = device_->to_device(layout_.slot_data(plan_.recvs[r].slot) + range.begin,
                                       device_->staging() + buffers_.recv_stage[r], range.size());
@@ -664,6 +694,11 @@ void PlanRun::on_note(std::size_t r, int error) {
   }
   buffers_.read_from[static_cast<std::size_t>(recv.peer)] = 1;
   if (d.bytes > range.size()) note(MPI_ERR_TRUNCATE);  // an erroneous program: the two ends' sizes differ
+  if (d.bytes < range.size() && !layout_.hollow()) {
+    report_short(reported_short_, recv.peer, range.size());
+    note(MPI_ERR_OTHER);
+    buffers_.missing[r] = 1;
+  }
   const std::uint64_t bytes = std::min<std::uint64_t>(d.bytes, range.size());
   if (bytes > 0 && !layout_.hollow()) {
     char* dst = layout_.slot_data(recv.slot) + range.begin;
@@ -702,7 +737,7 @@ void PlanRun::on_arrived(std::size_t r) {
                     next_request(Op::kAckSend, peer)));
 }
 
-void PlanRun::on_complete(const Pending& p, int error) {
+void PlanRun::on_complete(const Pending& p, int error, const MPI_Status* status) {
   const auto i = static_cast<std::size_t>(p.fragment);
   // A cancelled twin (or, in an erroneous program, a second message) of a
   // receive that already came: nothing to do.
@@ -710,7 +745,7 @@ void PlanRun::on_complete(const Pending& p, int error) {
   note(error);
   switch (p.op) {
     case Op::kRecv:
-      on_data(i, error);
+      on_data(i, error, status);
       break;
     case Op::kNote:
       on_note(i, error);
@@ -794,6 +829,11 @@ void PlanRun::on_bundle_arrived(std::size_t b) {
     if (!present || layout_.hollow()) continue;
     const std::uint64_t room = layout_.slot_bytes(slot);
     if (in.size[k] > room) note(MPI_ERR_TRUNCATE);
+    if (in.size[k] < room) {
+      // Carried on as it came: the bundles downstream say the same size.
+      report_short(reported_short_, r.pieces[k].origin, room);
+      note(MPI_ERR_OTHER);
+    }
     const std::uint64_t bytes = std::min(in.size[k], room);
     if (bytes > 0) std::memcpy(layout_.slot_data(slot), in.data.data() + header + in.offset[k], bytes);
   }
@@ -919,7 +959,21 @@ void LinearRun::start() {
 }
 
 bool LinearRun::step(bool block) {
-  if (!finished_) finished_ = complete_requests(buffers_.requests, buffers_.statuses, block, error_);
+  if (finished_) return true;
+  finished_ = complete_requests(buffers_.requests, buffers_.statuses, block, error_);
+  if (finished_ && error_ == MPI_SUCCESS && !layout_.hollow()) {
+    // The receives were posted first, in this order (start()).
+    const algos::Plan& plan = plan_.mixed.plan;
+    const std::vector<int>& recvs = plan_.recvs_of[static_cast<std::size_t>(algos::Variant::kLinear)];
+    for (std::size_t k = 0; k < recvs.size(); ++k) {
+      const algos::Recv& r = plan.recvs[static_cast<std::size_t>(recvs[k])];
+      const std::uint64_t expected = algos::share_bytes(r.share, layout_.slot_bytes(r.slot)).size();
+      if (came_short(buffers_.statuses[k], expected)) {
+        report_short(reported_short_, r.peer, expected);
+        error_ = MPI_ERR_OTHER;
+      }
+    }
+  }
   return finished_;
 }
 
@@ -928,6 +982,16 @@ bool LinearRun::step(bool block) {
 bool PlanRun::complete_all(bool block) {
   if (!complete_requests(buffers_.requests, buffers_.statuses, block, first_error_)) return false;
   settled_ = buffers_.requests.size();  // nothing to forward or to copy: every block is in place
+  if (first_error_ != MPI_SUCCESS || layout_.hollow()) return true;  // the call fails already
+  for (std::size_t i = 0; i < buffers_.pending.size(); ++i) {
+    const Pending& p = buffers_.pending[i];
+    if (p.op != Op::kRecv) continue;
+    const auto r = static_cast<std::size_t>(p.fragment);
+    if (came_short(buffers_.statuses[i], buffers_.recv_range[r].size())) {
+      report_short(reported_short_, plan_.recvs[r].peer, buffers_.recv_range[r].size());
+      note(MPI_ERR_OTHER);
+    }
+  }
   return true;
 }
 
@@ -951,7 +1015,7 @@ bool PlanRun::progress_once(bool block) {
     if (index == MPI_UNDEFINED) return false;
     if (rc != MPI_SUCCESS) release_failed(buffers_.requests[static_cast<std::size_t>(index)]);
     ++settled_;
-    on_complete(buffers_.pending[static_cast<std::size_t>(index)], rc);
+    on_complete(buffers_.pending[static_cast<std::size_t>(index)], rc, rc == MPI_SUCCESS ? &st : nullptr);
     return true;
   }
   if (count != MPI_UNDEFINED) {
@@ -961,7 +1025,7 @@ bool PlanRun::progress_once(bool block) {
       const auto index = static_cast<std::size_t>(buffers_.done[i]);
       const int error = rc == MPI_ERR_IN_STATUS ? buffers_.statuses[i].MPI_ERROR : MPI_SUCCESS;
       if (error != MPI_SUCCESS) release_failed(buffers_.requests[index]);
-      on_complete(buffers_.pending[index], error);
+      on_complete(buffers_.pending[index], error, &buffers_.statuses[i]);
     }
   } else if (!polling) {
     return false;

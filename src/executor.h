@@ -7,7 +7,8 @@
 // variant choice, never on the block sizes, so a sender and a receiver that
 // disagree on a block's size (an erroneous program) still post matching
 // message counts: the receiver sees MPI's truncation error or a short
-// message, and nobody waits forever.
+// message, and nobody waits forever. A short fragment is an error at its
+// receiver (came_short in executor.cpp): success means every byte came.
 #pragma once
 
 #include <mpi.h>
@@ -270,6 +271,7 @@ class LinearRun {
   Channel channel_;
   int error_ = MPI_SUCCESS;
   bool finished_ = false;
+  bool reported_short_ = false;
 };
 }  // namespace run_detail
 

@@ -11,6 +11,7 @@
 // Options: --only PREFIX runs the cases whose names start with it; --watchdog-demo makes rank 0 arrive
 // 3 s late to one call (for the NBRCOLL_WATCHDOG test).
 #include <mpi.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "interposed.h"
 #include "mpi_check.h"
 
 namespace {
@@ -77,6 +79,10 @@ struct Expect {
   bool run_mpi = true;                                // compare with PMPI's own run
   bool compare_bytes = true;                          // false where this rank's call is erroneous
   bool erroneous = false;                             // an error class is expected somewhere
+  // This rank's blocks may pass through an erroneous rank (a plan that
+  // forwards): MPI_ERR_OTHER is then right here (a block came short), and
+  // success only with the MPI's bytes.
+  bool downstream = false;
 };
 
 // Runs `call` through nbrcoll and through PMPI and compares: error classes,
@@ -101,9 +107,12 @@ void compare(const std::string& name, std::size_t recv_bytes, const Call& call, 
     // An erroneous call may report MPI_ERR_TRUNCATE where the MPI reports
     // another class (Open MPI 4.1: MPI_ERR_OTHER or MPI_ERR_IN_STATUS) or
     // none (MPICH 4.0's collectives return success after a truncation).
-    const bool same_class = ours.cls == mpi.cls || (e.erroneous && ours.cls == MPI_ERR_TRUNCATE);
+    const bool same_class = ours.cls == mpi.cls || (e.erroneous && ours.cls == MPI_ERR_TRUNCATE) ||
+                            (e.downstream && ours.cls == MPI_ERR_OTHER);
     check(same_class, at + ": error class " + std::to_string(ours.cls) + ", the MPI's " + std::to_string(mpi.cls));
-    if (e.compare_bytes) check(ours.recv.bytes == mpi.recv.bytes, at + ": received bytes differ from the MPI's");
+    const bool whole = e.downstream && ours.cls == MPI_SUCCESS && mpi.cls == MPI_SUCCESS;
+    if (e.compare_bytes || whole)
+      check(ours.recv.bytes == mpi.recv.bytes, at + ": received bytes differ from the MPI's");
   }
   // Every rank finishes both runs of a case before the next one starts.
   MPI_Barrier(MPI_COMM_WORLD);
@@ -342,8 +351,8 @@ void mismatched(int bytes, int posted) {
   const bool erroneous = g_rank == 1;
   const int recvcount = erroneous ? posted : bytes;
   // Other ranks' bytes match the MPI's unless a leader plan forwards through
-  // the erroneous rank (then what it could not hold is missing): compared
-  // under the linear plan only.
+  // the erroneous rank: what it could not hold is missing there, and those
+  // ranks must say so (MPI_ERR_OTHER) or have the MPI's bytes.
   const char* algo = std::getenv("NBRCOLL_ALGO");
   const char* threshold = std::getenv("NBRCOLL_THRESHOLD");
   const bool linear =
@@ -355,7 +364,81 @@ void mismatched(int bytes, int posted) {
             return pmpi ? PMPI_Neighbor_allgather(block.data(), bytes, MPI_BYTE, r, recvcount, MPI_BYTE, g)
                         : MPI_Neighbor_allgather(block.data(), bytes, MPI_BYTE, r, recvcount, MPI_BYTE, g);
           },
-          {nullptr, true, !erroneous && linear, true});
+          {nullptr, true, !erroneous && linear, true, !erroneous && !linear});
+  MPI_Comm g2 = g;
+  MPI_Comm_free(&g2);
+}
+
+// ---- a sender that cannot take part -----------------------------------------------
+
+// Address space only: never touched unless something writes there.
+struct Reserved {
+  void* base = MAP_FAILED;
+  std::size_t bytes = 0;
+  explicit Reserved(std::size_t n) : bytes(n) {
+    base = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  }
+  Reserved(const Reserved&) = delete;
+  Reserved& operator=(const Reserved&) = delete;
+  ~Reserved() {
+    if (base != MAP_FAILED) munmap(base, bytes);
+  }
+};
+
+// Rank 0 sends its block to every other rank: 3 GiB of a non-contiguous
+// type. nbrcoll packs non-contiguous blocks, and MPI_Pack counts bytes in an
+// int, so rank 0 cannot take part (MPI_ERR_COUNT) and sends empty fragments
+// that nobody waits for. Every rank that expected its block must report an
+// error as well, whichever plan carried it (direct, forwarded by a leader,
+// in a bundle): a rank returns success only with every byte of its blocks.
+// Then a small call on the same graph must be right: nothing was left
+// behind. The MPI's own would move the 3 GiB; it is not run.
+void sender_that_cannot_pack() {
+  if (g_only != nullptr && std::strcmp(g_only, "unpackable") != 0) return;
+  const char* algo = std::getenv("NBRCOLL_ALGO");
+  if (g_size < 2 || !interposed() || (algo != nullptr && std::strcmp(algo, "native") == 0)) return;
+  std::vector<int> in;
+  std::vector<int> out;
+  if (g_rank == 0) {
+    for (int r = 1; r < g_size; ++r) out.push_back(r);
+  } else {
+    in.push_back(0);
+  }
+  const MPI_Comm g = make_graph(in, out);
+  constexpr int kGiB = 1 << 30;
+  constexpr int kGap = 4096;
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  int rc = MPI_SUCCESS;
+  if (g_rank == 0) {
+    MPI_Type_vector(3, kGiB, kGiB + kGap, MPI_BYTE, &type);  // 3 GiB in three pieces
+    MPI_Type_commit(&type);
+    const Reserved send(3 * (static_cast<std::size_t>(kGiB) + kGap));
+    check(send.base != MAP_FAILED, "unpackable: cannot reserve the send buffer");
+    int unused = 0;
+    rc = MPI_Neighbor_allgather(send.base, 1, type, &unused, 0, MPI_BYTE, g);
+  } else {
+    MPI_Type_contiguous(kGiB, MPI_BYTE, &type);
+    MPI_Type_commit(&type);
+    const Reserved recv(3 * static_cast<std::size_t>(kGiB));
+    check(recv.base != MAP_FAILED, "unpackable: cannot reserve the receive buffer");
+    char unused = 0;
+    rc = MPI_Neighbor_allgather(&unused, 0, MPI_BYTE, recv.base, 3, type, g);
+  }
+  MPI_Type_free(&type);
+  check(error_class(rc) != MPI_SUCCESS, "unpackable (rank " + std::to_string(g_rank) +
+                                            "): success without rank 0's block (3 GiB, non-contiguous)");
+  // The same graph again, 100 bytes from rank 0.
+  std::vector<unsigned char> block(100);
+  for (std::size_t i = 0; i < block.size(); ++i) block[i] = pattern(0, i);
+  Area area(block.size());
+  const bool receives = g_rank != 0;
+  rc = MPI_Neighbor_allgather(block.data(), g_rank == 0 ? 100 : 0, MPI_BYTE, area.data(), receives ? 100 : 0,
+                              MPI_BYTE, g);
+  check(rc == MPI_SUCCESS, "unpackable, then 100 bytes (rank " + std::to_string(g_rank) + "): error class " +
+                               std::to_string(error_class(rc)));
+  if (receives)
+    check(std::equal(block.begin(), block.end(), area.data()) && area.guards_intact(block.size()),
+          "unpackable, then 100 bytes (rank " + std::to_string(g_rank) + "): wrong bytes");
   MPI_Comm g2 = g;
   MPI_Comm_free(&g2);
 }
@@ -446,6 +529,7 @@ int main(int argc, char** argv) {
       // nbrcoll): there is nothing to compare with.
       if (!open_mpi_41()) mismatched(4 * 1024 * 1024, 2 * 1024 * 1024);
     }
+    sender_that_cannot_pack();
     argument_errors();
   }
   return finish();
