@@ -27,25 +27,24 @@ std::uint64_t send_source_bytes(const CallLayout& layout, const algos::Send& s) 
   return s.out_edge >= 0 ? layout.send_bytes(s.out_edge) : layout.block_bytes(s.slot);
 }
 
-// Whether a receive that completed without error brought fewer than the
-// `expected` bytes of its fragment. A block must come whole: a sender that
-// could not prepare its buffers (CallLayout::make_hollow) sends empty
-// fragments so that nobody waits, a forwarder passes on an empty fragment
-// for one it did not get whole, and in an erroneous program a sender's block
-// may be shorter than the receiver's. The receiver then reports an error
-// instead of success with stale bytes in its block.
-bool came_short(const MPI_Status& status, std::uint64_t expected) {
-  return expected > 0 && status_bytes(status) < expected;
-}
-
-// One line per call at most: which peer's fragment came short.
-void report_short(bool& reported, int peer, std::uint64_t expected) {
-  if (reported) return;
-  reported = true;
-  log(LogLevel::kWarn,
-      "a fragment of %llu bytes from rank %d came short: its block is incomplete here (a rank could not "
-      "prepare its buffers, or the block is shorter at its sender than in this rank's receive)",
-      static_cast<unsigned long long>(expected), peer);
+// Whether a fragment (a message, an IPC note's bytes, a bundle's piece)
+// brought `got` of its `expected` bytes and so came short; the first of a
+// call is logged (`reported`). A block must come whole: a sender that could
+// not prepare its buffers (CallLayout::make_hollow) sends empty fragments so
+// that nobody waits, a forwarder passes on an empty fragment for one it did
+// not get whole, and in an erroneous program a sender's block may be
+// shorter than the receiver's. The receiver then reports an error instead
+// of success with stale bytes in its block. (A hollow receiver expects 0.)
+bool came_short(std::uint64_t got, std::uint64_t expected, int peer, bool& reported) {
+  if (got >= expected) return false;
+  if (!reported) {
+    reported = true;
+    log(LogLevel::kWarn,
+        "a fragment of %llu bytes from rank %d came short: its block is incomplete here (a rank could not "
+        "prepare its buffers, or the block is shorter at its sender than in this rank's receive)",
+        static_cast<unsigned long long>(expected), peer);
+  }
+  return true;
 }
 
 // MPI counts are ints: a fragment above INT_MAX bytes is one message of a
@@ -659,9 +658,9 @@ bool PlanRun::take(std::size_t r, Op came) {
 void PlanRun::on_data(std::size_t r, int error, const MPI_Status* status) {
   if (notes_ && !take(r, Op::kRecv)) return;
   const algos::ByteRange range = buffers_.recv_range[r];
-  if (error == MPI_SUCCESS && status != nullptr && !broken_ && !layout_.hollow() &&
-      came_short(*status, range.size())) {
-    report_short(reported_short_, plan_.recvs[r].peer, range.size());
+  // (A broken rank posted empty receives: it fails the call already.)
+  if (error == MPI_SUCCESS && status != nullptr && !broken_ &&
+      came_short(status_bytes(*status), range.size(), plan_.recvs[r].peer, reported_short_)) {
     note(MPI_ERR_OTHER);
     error = MPI_ERR_OTHER;
   }
@@ -694,8 +693,7 @@ void PlanRun::on_note(std::size_t r, int error) {
   }
   buffers_.read_from[static_cast<std::size_t>(recv.peer)] = 1;
   if (d.bytes > range.size()) note(MPI_ERR_TRUNCATE);  // an erroneous program: the two ends' sizes differ
-  if (d.bytes < range.size() && !layout_.hollow()) {
-    report_short(reported_short_, recv.peer, range.size());
+  if (came_short(d.bytes, range.size(), recv.peer, reported_short_)) {
     note(MPI_ERR_OTHER);
     buffers_.missing[r] = 1;
   }
@@ -829,11 +827,8 @@ void PlanRun::on_bundle_arrived(std::size_t b) {
     if (!present || layout_.hollow()) continue;
     const std::uint64_t room = layout_.slot_bytes(slot);
     if (in.size[k] > room) note(MPI_ERR_TRUNCATE);
-    if (in.size[k] < room) {
-      // Carried on as it came: the bundles downstream say the same size.
-      report_short(reported_short_, r.pieces[k].origin, room);
-      note(MPI_ERR_OTHER);
-    }
+    // A short piece is carried on as it came: the bundles downstream say the same size.
+    if (came_short(in.size[k], room, r.pieces[k].origin, reported_short_)) note(MPI_ERR_OTHER);
     const std::uint64_t bytes = std::min(in.size[k], room);
     if (bytes > 0) std::memcpy(layout_.slot_data(slot), in.data.data() + header + in.offset[k], bytes);
   }
@@ -961,17 +956,14 @@ void LinearRun::start() {
 bool LinearRun::step(bool block) {
   if (finished_) return true;
   finished_ = complete_requests(buffers_.requests, buffers_.statuses, block, error_);
-  if (finished_ && error_ == MPI_SUCCESS && !layout_.hollow()) {
+  if (finished_ && error_ == MPI_SUCCESS) {
     // The receives were posted first, in this order (start()).
     const algos::Plan& plan = plan_.mixed.plan;
     const std::vector<int>& recvs = plan_.recvs_of[static_cast<std::size_t>(algos::Variant::kLinear)];
     for (std::size_t k = 0; k < recvs.size(); ++k) {
       const algos::Recv& r = plan.recvs[static_cast<std::size_t>(recvs[k])];
       const std::uint64_t expected = algos::share_bytes(r.share, layout_.slot_bytes(r.slot)).size();
-      if (came_short(buffers_.statuses[k], expected)) {
-        report_short(reported_short_, r.peer, expected);
-        error_ = MPI_ERR_OTHER;
-      }
+      if (came_short(status_bytes(buffers_.statuses[k]), expected, r.peer, reported_short_)) error_ = MPI_ERR_OTHER;
     }
   }
   return finished_;
@@ -981,16 +973,15 @@ bool LinearRun::step(bool block) {
 // when the caller must not block), as MPI's own linear algorithm does.
 bool PlanRun::complete_all(bool block) {
   if (!complete_requests(buffers_.requests, buffers_.statuses, block, first_error_)) return false;
-  settled_ = buffers_.requests.size();  // nothing to forward or to copy: every block is in place
-  if (first_error_ != MPI_SUCCESS || layout_.hollow()) return true;  // the call fails already
+  settled_ = buffers_.requests.size();           // nothing to forward or to copy: every block is in place
+  if (first_error_ != MPI_SUCCESS) return true;  // the call fails already
   for (std::size_t i = 0; i < buffers_.pending.size(); ++i) {
     const Pending& p = buffers_.pending[i];
     if (p.op != Op::kRecv) continue;
     const auto r = static_cast<std::size_t>(p.fragment);
-    if (came_short(buffers_.statuses[i], buffers_.recv_range[r].size())) {
-      report_short(reported_short_, plan_.recvs[r].peer, buffers_.recv_range[r].size());
+    if (came_short(status_bytes(buffers_.statuses[i]), buffers_.recv_range[r].size(), plan_.recvs[r].peer,
+                   reported_short_))
       note(MPI_ERR_OTHER);
-    }
   }
   return true;
 }
