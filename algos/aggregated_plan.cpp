@@ -15,9 +15,9 @@
 #include <tuple>
 #include <utility>
 
-#include "linear_plan.h"
-#include "link_class.h"
-#include "plan.h"
+#include "algos/linear_plan.h"
+#include "algos/link_class.h"
+#include "algos/plan.h"
 
 namespace nbrcoll::algos {
 namespace {

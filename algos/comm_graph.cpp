@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "simulator.h"
+#include "algos/simulator.h"
 
 namespace nbrcoll::algos {
 namespace {

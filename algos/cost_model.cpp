@@ -1,4 +1,4 @@
-#include "cost_model.h"
+#include "algos/cost_model.h"
 
 #include <algorithm>
 #include <cerrno>

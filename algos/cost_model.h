@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "mixed_plan.h"
-#include "plan.h"
+#include "algos/mixed_plan.h"
+#include "algos/plan.h"
 
 namespace nbrcoll::algos {
 

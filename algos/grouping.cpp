@@ -1,4 +1,4 @@
-#include "grouping.h"
+#include "algos/grouping.h"
 
 #include <algorithm>
 #include <tuple>

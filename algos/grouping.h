@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "plan.h"
+#include "algos/plan.h"
 
 namespace nbrcoll::algos {
 

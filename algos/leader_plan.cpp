@@ -8,10 +8,10 @@
 #include <unordered_map>
 #include <utility>
 
-#include "grouping.h"
-#include "link_class.h"
-#include "plan.h"
-#include "tags.h"
+#include "algos/grouping.h"
+#include "algos/link_class.h"
+#include "algos/plan.h"
+#include "algos/tags.h"
 
 namespace nbrcoll::algos {
 namespace {

@@ -4,11 +4,11 @@
 // source's out-list (MPI's rule); the occurrence number is the tag. The
 // receive side is the same for allgather and alltoall; an alltoall send
 // carries the block of its own out-edge.
-#include "linear_plan.h"
+#include "algos/linear_plan.h"
 
 #include <unordered_map>
 
-#include "link_class.h"
+#include "algos/link_class.h"
 
 namespace nbrcoll::algos {
 

@@ -5,7 +5,7 @@
 
 #include <functional>
 
-#include "plan.h"
+#include "algos/plan.h"
 
 namespace nbrcoll::algos {
 

@@ -1,4 +1,4 @@
-#include "link_class.h"
+#include "algos/link_class.h"
 
 namespace nbrcoll::algos {
 

@@ -1,7 +1,7 @@
 // Which link class a message between two ranks uses (for plan statistics).
 #pragma once
 
-#include "plan.h"
+#include "algos/plan.h"
 
 namespace nbrcoll::algos {
 

@@ -1,4 +1,4 @@
-#include "mixed_plan.h"
+#include "algos/mixed_plan.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "plan.h"
+#include "algos/plan.h"
 
 namespace nbrcoll::algos {
 

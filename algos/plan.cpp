@@ -1,4 +1,4 @@
-#include "plan.h"
+#include "algos/plan.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "plan_stats.h"
+#include "algos/plan_stats.h"
 
 namespace nbrcoll::algos {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "plan.h"
+#include "algos/plan.h"
 
 namespace nbrcoll::algos {
 

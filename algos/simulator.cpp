@@ -2,7 +2,7 @@
 // point on simulated buffers, buffer checks, statistics. One engine for both
 // collectives: allgather (one block per origin) and alltoall (one block per
 // out-edge, paired with receive slots by MPI's rule).
-#include "simulator.h"
+#include "algos/simulator.h"
 
 #include <algorithm>
 #include <cstring>

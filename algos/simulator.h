@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "plan.h"
-#include "plan_stats.h"
+#include "algos/plan.h"
+#include "algos/plan_stats.h"
 
 namespace nbrcoll::algos {
 

@@ -1,4 +1,4 @@
-#include "tags.h"
+#include "algos/tags.h"
 
 #include <algorithm>
 #include <numeric>

@@ -4,7 +4,7 @@
 // information, so they number them identically without talking.
 #pragma once
 
-#include "plan.h"
+#include "algos/plan.h"
 
 namespace nbrcoll::algos {
 

@@ -1,8 +1,8 @@
-#include "device_buffers.h"
+#include "bench/device_buffers.h"
 
 #include <stdexcept>
 
-#include "device/open_backend.h"
+#include "transport/device/open_backend.h"
 
 namespace nbrbench {
 

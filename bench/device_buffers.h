@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "device/backend_abi.h"
+#include "transport/device/backend_abi.h"
 
 namespace nbrbench {
 

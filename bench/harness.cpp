@@ -1,11 +1,11 @@
-#include "harness.h"
+#include "bench/harness.h"
 
 #include <algorithm>
 #include <cstdio>
 
 #include "nbrcoll/nbrcoll.h"
-#include "nbrcoll_hooks.h"
-#include "round_order.h"
+#include "bench/nbrcoll_hooks.h"
+#include "bench/core/round_order.h"
 
 namespace nbrbench {
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "core/report.h"
-#include "core/stats.h"
+#include "bench/core/report.h"
+#include "bench/core/stats.h"
 
 namespace nbrbench {
 

@@ -12,13 +12,13 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/graph.h"
-#include "core/options.h"
-#include "device_buffers.h"
-#include "harness.h"
+#include "bench/core/graph.h"
+#include "bench/core/options.h"
+#include "bench/device_buffers.h"
+#include "bench/harness.h"
 #include "nbrcoll/nbrcoll.h"
-#include "nbrcoll_hooks.h"
-#include "patterns.h"
+#include "bench/nbrcoll_hooks.h"
+#include "bench/patterns.h"
 
 using namespace nbrbench;
 

@@ -1,15 +1,15 @@
-#include "nbrcoll_hooks.h"
+#include "bench/nbrcoll_hooks.h"
 
 #include <map>
 #include <stdexcept>
 
-#include "config.h"
-#include "cost_tables.h"
-#include "device/device_call.h"
-#include "introspect.h"
-#include "node_topology.h"
-#include "plan.h"
-#include "plan_stats.h"
+#include "support/config.h"
+#include "state/cost_tables.h"
+#include "transport/device/device_call.h"
+#include "support/introspect.h"
+#include "topo/node_topology.h"
+#include "algos/plan.h"
+#include "algos/plan_stats.h"
 
 namespace nbrbench {
 

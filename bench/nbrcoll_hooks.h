@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "device/backend_abi.h"
+#include "transport/device/backend_abi.h"
 
 namespace nbrbench {
 

@@ -8,14 +8,14 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "core/exchange.h"
-#include "core/fill.h"
-#include "core/sizes.h"
-#include "device_buffers.h"
-#include "harness.h"
-#include "nbrcoll_hooks.h"
-#include "neighbor_call.h"
-#include "patterns.h"
+#include "bench/core/exchange.h"
+#include "bench/core/fill.h"
+#include "bench/core/sizes.h"
+#include "bench/device_buffers.h"
+#include "bench/harness.h"
+#include "bench/nbrcoll_hooks.h"
+#include "bench/neighbor_call.h"
+#include "bench/patterns.h"
 
 namespace nbrbench {
 

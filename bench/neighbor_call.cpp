@@ -1,4 +1,4 @@
-#include "neighbor_call.h"
+#include "bench/neighbor_call.h"
 
 #include <climits>
 #include <stdexcept>

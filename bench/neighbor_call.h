@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "core/exchange.h"
+#include "bench/core/exchange.h"
 
 namespace nbrbench {
 

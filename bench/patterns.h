@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "core/exchange.h"
-#include "core/graph.h"
-#include "core/options.h"
-#include "core/report.h"
-#include "nbrcoll_hooks.h"
-#include "world.h"
+#include "bench/core/exchange.h"
+#include "bench/core/graph.h"
+#include "bench/core/options.h"
+#include "bench/core/report.h"
+#include "bench/nbrcoll_hooks.h"
+#include "bench/world.h"
 
 namespace nbrbench {
 

@@ -11,11 +11,11 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "core/fill.h"
-#include "core/matrix_gen.h"
-#include "harness.h"
-#include "nbrcoll_hooks.h"
-#include "patterns.h"
+#include "bench/core/fill.h"
+#include "bench/core/matrix_gen.h"
+#include "bench/harness.h"
+#include "bench/nbrcoll_hooks.h"
+#include "bench/patterns.h"
 
 namespace nbrbench {
 

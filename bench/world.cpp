@@ -1,4 +1,4 @@
-#include "world.h"
+#include "bench/world.h"
 
 #include <mpi.h>
 

@@ -76,4 +76,4 @@ if(NBRCOLL_WITH_CUDA_ENABLED)
   enable_language(CUDA)
   find_package(CUDAToolkit REQUIRED)
 endif()
-# The backends themselves are built in src/device/gpu.
+# The backends themselves are built in src/transport/device/gpu.

@@ -1,4 +1,4 @@
-#include "file_provider.h"
+#include "topo/file_provider.h"
 
 #include <sys/stat.h>
 
@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "rccl_xml.h"
-#include "text_format.h"
+#include "topo/rccl_xml.h"
+#include "topo/text_format.h"
 
 namespace nbrcoll::topo {
 namespace {

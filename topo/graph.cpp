@@ -1,4 +1,4 @@
-#include "graph.h"
+#include "topo/graph.h"
 
 #include <algorithm>
 #include <cstddef>

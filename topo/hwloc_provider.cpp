@@ -1,15 +1,15 @@
 // CPU-only nodes through hwloc: one "device" per NUMA node. Compiled
 // empty-handed without hwloc.
-#include "providers.h"
+#include "topo/providers.h"
 
 #ifdef NBRCOLL_HAVE_HWLOC
 #include <hwloc.h>
 
 #include <algorithm>
 
-#include "graph.h"
-#include "quiet_stderr.h"
-#include "validate.h"
+#include "topo/graph.h"
+#include "topo/quiet_stderr.h"
+#include "topo/validate.h"
 #endif
 
 namespace nbrcoll::topo {

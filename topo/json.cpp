@@ -1,4 +1,4 @@
-#include "json.h"
+#include "topo/json.h"
 
 #include <cstdio>
 

@@ -3,11 +3,11 @@
 #include <charconv>
 #include <exception>
 
-#include "file_provider.h"
-#include "models.h"
-#include "node_topology.h"
-#include "providers.h"
-#include "validate.h"
+#include "topo/file_provider.h"
+#include "topo/models.h"
+#include "topo/node_topology.h"
+#include "topo/providers.h"
+#include "topo/validate.h"
 
 namespace nbrcoll::topo {
 namespace {

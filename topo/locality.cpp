@@ -1,4 +1,4 @@
-#include "locality.h"
+#include "topo/locality.h"
 
 #include <charconv>
 

@@ -1,4 +1,4 @@
-#include "models.h"
+#include "topo/models.h"
 
 #include <cctype>
 

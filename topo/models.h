@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "node_topology.h"
+#include "topo/node_topology.h"
 
 namespace nbrcoll::topo {
 

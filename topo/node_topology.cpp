@@ -1,4 +1,4 @@
-#include "node_topology.h"
+#include "topo/node_topology.h"
 
 namespace nbrcoll::topo {
 

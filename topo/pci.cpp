@@ -1,4 +1,4 @@
-#include "pci.h"
+#include "topo/pci.h"
 
 #include <cstdio>
 #include <vector>

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "node_topology.h"
+#include "topo/node_topology.h"
 
 namespace nbrcoll::topo {
 

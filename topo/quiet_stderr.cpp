@@ -1,4 +1,4 @@
-#include "quiet_stderr.h"
+#include "topo/quiet_stderr.h"
 
 #include <fcntl.h>
 #include <unistd.h>

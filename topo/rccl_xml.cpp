@@ -1,4 +1,4 @@
-#include "rccl_xml.h"
+#include "topo/rccl_xml.h"
 
 #include <algorithm>
 #include <charconv>
@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "graph.h"
-#include "pci.h"
-#include "validate.h"
-#include "xml_lite.h"
+#include "topo/graph.h"
+#include "topo/pci.h"
+#include "topo/validate.h"
+#include "topo/xml_lite.h"
 
 namespace nbrcoll::topo {
 namespace {

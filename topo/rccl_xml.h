@@ -13,7 +13,7 @@
 
 #include <string_view>
 
-#include "node_topology.h"
+#include "topo/node_topology.h"
 
 namespace nbrcoll::topo {
 

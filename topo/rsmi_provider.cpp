@@ -3,7 +3,7 @@
 // at run time, so libnbrcoll loads on nodes without it (then "auto" moves on
 // to hwloc). NBRCOLL_ROCM_SMI_LIB names the library to open instead of the
 // usual names, or `none` to never open it.
-#include "providers.h"
+#include "topo/providers.h"
 
 #ifdef NBRCOLL_HAVE_ROCM_SMI
 #include <dlfcn.h>
@@ -12,8 +12,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "quiet_stderr.h"
-#include "smi_convert.h"
+#include "topo/quiet_stderr.h"
+#include "topo/smi_convert.h"
 #endif
 
 namespace nbrcoll::topo {

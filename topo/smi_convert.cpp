@@ -1,10 +1,10 @@
-#include "smi_convert.h"
+#include "topo/smi_convert.h"
 
 #include <algorithm>
 
-#include "graph.h"
-#include "pci.h"
-#include "validate.h"
+#include "topo/graph.h"
+#include "topo/pci.h"
+#include "topo/validate.h"
 
 namespace nbrcoll::topo {
 namespace {

@@ -1,12 +1,12 @@
-#include "text_format.h"
+#include "topo/text_format.h"
 
 #include <charconv>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "graph.h"
-#include "validate.h"
+#include "topo/graph.h"
+#include "topo/validate.h"
 
 namespace nbrcoll::topo {
 namespace {

@@ -1,4 +1,4 @@
-#include "validate.h"
+#include "topo/validate.h"
 
 #include <cstddef>
 

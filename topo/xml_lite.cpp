@@ -1,4 +1,4 @@
-#include "xml_lite.h"
+#include "topo/xml_lite.h"
 
 #include <charconv>
 

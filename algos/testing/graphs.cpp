@@ -1,4 +1,4 @@
-#include "graphs.h"
+#include "algos/testing/graphs.h"
 
 #include <algorithm>
 

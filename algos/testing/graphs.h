@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "models.h"
-#include "simulator.h"
+#include "algos/testing/models.h"
+#include "algos/simulator.h"
 
 namespace nbrcoll::algos::testing {
 

@@ -1,4 +1,4 @@
-#include "models.h"
+#include "algos/testing/models.h"
 
 #include "topo/models.h"
 #include "topo/node_topology.h"

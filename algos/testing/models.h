@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "plan.h"
+#include "algos/plan.h"
 
 namespace nbrcoll::algos::testing {
 

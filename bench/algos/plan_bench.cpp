@@ -11,10 +11,10 @@
 #include <map>
 #include <memory>
 
-#include "cost_model.h"
-#include "graphs.h"
-#include "mixed_plan.h"
-#include "plan.h"
+#include "algos/cost_model.h"
+#include "algos/testing/graphs.h"
+#include "algos/mixed_plan.h"
+#include "algos/plan.h"
 
 namespace {
 
@@ -85,7 +85,7 @@ void BM_CostRows(benchmark::State& state) {
                                             {Variant::kAggregated, build_aggregated_alltoall_plan(input)}};
   const MachineModel machine = *builtin_machine("frontier");
   const int ranks = ranks_on_node(input);
-  // As src/cost_tables.cpp does: two counts of the node's network blocks serve the five rows.
+  // As src/state/cost_tables.cpp does: two counts of the node's network blocks serve the five rows.
   for (auto _ : state) {
     const std::uint64_t per_edge = node_network_blocks(input, Variant::kLinear, false);
     const std::uint64_t per_source = node_network_blocks(input, Variant::kLeader, false);

@@ -1,9 +1,9 @@
-#include "exchange.h"
+#include "bench/core/exchange.h"
 
 #include <sstream>
 #include <stdexcept>
 
-#include "fill.h"
+#include "bench/core/fill.h"
 
 namespace nbrbench {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "graph.h"
+#include "bench/core/graph.h"
 
 namespace nbrbench {
 

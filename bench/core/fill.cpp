@@ -1,4 +1,4 @@
-#include "fill.h"
+#include "bench/core/fill.h"
 
 #include <cstring>
 

@@ -1,10 +1,10 @@
-#include "graph.h"
+#include "bench/core/graph.h"
 
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
-#include "rng.h"
+#include "bench/core/rng.h"
 
 namespace nbrbench {
 

@@ -1,12 +1,12 @@
-#include "matrix_gen.h"
+#include "bench/core/matrix_gen.h"
 
 #include <cmath>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
-#include "mtx.h"
-#include "rng.h"
+#include "bench/core/mtx.h"
+#include "bench/core/rng.h"
 
 namespace nbrbench {
 

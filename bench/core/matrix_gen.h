@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "sparse.h"
+#include "bench/core/sparse.h"
 
 namespace nbrbench {
 

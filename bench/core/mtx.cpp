@@ -1,4 +1,4 @@
-#include "mtx.h"
+#include "bench/core/mtx.h"
 
 #include <algorithm>
 #include <cctype>

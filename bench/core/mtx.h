@@ -8,7 +8,7 @@
 #include <istream>
 #include <string>
 
-#include "sparse.h"
+#include "bench/core/sparse.h"
 
 namespace nbrbench {
 

@@ -1,10 +1,10 @@
-#include "options.h"
+#include "bench/core/options.h"
 
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
-#include "sizes.h"
+#include "bench/core/sizes.h"
 
 namespace nbrbench {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "exchange.h"
+#include "bench/core/exchange.h"
 
 namespace nbrbench {
 

@@ -1,4 +1,4 @@
-#include "report.h"
+#include "bench/core/report.h"
 
 #include <algorithm>
 #include <cctype>
@@ -7,7 +7,7 @@
 #include <map>
 #include <tuple>
 
-#include "sizes.h"
+#include "bench/core/sizes.h"
 
 namespace nbrbench {
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "stats.h"
+#include "bench/core/stats.h"
 
 namespace nbrbench {
 

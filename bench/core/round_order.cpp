@@ -1,8 +1,8 @@
-#include "round_order.h"
+#include "bench/core/round_order.h"
 
 #include <utility>
 
-#include "rng.h"
+#include "bench/core/rng.h"
 
 namespace nbrbench {
 

@@ -1,9 +1,9 @@
-#include "sizes.h"
+#include "bench/core/sizes.h"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "size_parse.h"
+#include "support/size_parse.h"
 
 namespace nbrbench {
 

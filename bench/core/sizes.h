@@ -1,5 +1,5 @@
 // Block-size specifications: "4096", "1K", "64M", "1G" (powers of 1024;
-// the library's own parser, src/size_parse.h: "1KB" and "1KiB" too),
+// the library's own parser, src/support/size_parse.h: "1KB" and "1KiB" too),
 // "1K:64M" (every power of two from 1K to 64M), or comma lists of these.
 #pragma once
 

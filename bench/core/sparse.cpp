@@ -1,4 +1,4 @@
-#include "sparse.h"
+#include "bench/core/sparse.h"
 
 #include <algorithm>
 #include <stdexcept>

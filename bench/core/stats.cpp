@@ -1,4 +1,4 @@
-#include "stats.h"
+#include "bench/core/stats.h"
 
 #include <algorithm>
 #include <utility>

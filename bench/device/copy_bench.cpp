@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "device/backend_abi.h"
-#include "device/open_backend.h"
+#include "transport/device/backend_abi.h"
+#include "transport/device/open_backend.h"
 
 #ifndef NBRCOLL_COPY_BENCH_DEFAULT_BACKEND
 #define NBRCOLL_COPY_BENCH_DEFAULT_BACKEND ""

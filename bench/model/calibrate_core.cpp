@@ -1,4 +1,4 @@
-#include "calibrate_core.h"
+#include "bench/model/calibrate_core.h"
 
 #include <algorithm>
 #include <bit>

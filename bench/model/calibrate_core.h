@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "cost_model.h"
-#include "plan.h"
+#include "algos/cost_model.h"
+#include "algos/plan.h"
 
 namespace nbrcalib {
 

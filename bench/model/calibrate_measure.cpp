@@ -1,4 +1,4 @@
-#include "calibrate_measure.h"
+#include "bench/model/calibrate_measure.h"
 
 #include <sched.h>
 #include <unistd.h>
@@ -9,9 +9,9 @@
 #include <fstream>
 #include <thread>
 
-#include "calibrate_core.h"
-#include "config.h"
-#include "introspect.h"
+#include "bench/model/calibrate_core.h"
+#include "support/config.h"
+#include "support/introspect.h"
 
 namespace nbrcalib {
 

@@ -1,9 +1,9 @@
-#include "calibrate_options.h"
+#include "bench/model/calibrate_options.h"
 
 #include <stdexcept>
 
-#include "cli_numbers.h"
-#include "sizes.h"
+#include "bench/model/cli_numbers.h"
+#include "bench/core/sizes.h"
 
 namespace nbrcalib {
 

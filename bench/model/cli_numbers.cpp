@@ -1,4 +1,4 @@
-#include "cli_numbers.h"
+#include "bench/model/cli_numbers.h"
 
 #include <cmath>
 #include <stdexcept>

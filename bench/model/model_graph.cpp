@@ -1,9 +1,9 @@
-#include "model_graph.h"
+#include "bench/model/model_graph.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "graphs.h"
+#include "algos/testing/graphs.h"
 
 namespace nbrmodel {
 

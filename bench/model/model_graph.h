@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "model_options.h"
-#include "models.h"
-#include "simulator.h"
-#include "sparse.h"
+#include "bench/model/model_options.h"
+#include "algos/testing/models.h"
+#include "algos/simulator.h"
+#include "bench/core/sparse.h"
 
 namespace nbrmodel {
 

@@ -1,4 +1,4 @@
-#include "model_machine.h"
+#include "bench/model/model_machine.h"
 
 #include <fstream>
 #include <sstream>

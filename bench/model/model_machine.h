@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "cost_model.h"
+#include "algos/cost_model.h"
 
 namespace nbrmodel {
 

@@ -1,12 +1,12 @@
-#include "model_options.h"
+#include "bench/model/model_options.h"
 
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
-#include "cli_numbers.h"
-#include "matrix_gen.h"
-#include "sizes.h"
+#include "bench/model/cli_numbers.h"
+#include "bench/core/matrix_gen.h"
+#include "bench/core/sizes.h"
 
 namespace nbrmodel {
 

@@ -1,4 +1,4 @@
-#include "model_predict.h"
+#include "bench/model/model_predict.h"
 
 #include <algorithm>
 #include <thread>
@@ -106,7 +106,7 @@ algos::CostTable offered_table(const std::vector<VariantPrediction>& rows) {
     all.variants.push_back(row.variant);
     all.time_ns.push_back(row.model_ns);
   }
-  return all.offered();  // the library's rule (src/cost_tables.cpp)
+  return all.offered();  // the library's rule (src/state/cost_tables.cpp)
 }
 
 Variant auto_pick(const Prediction& p, std::uint64_t bytes) {

@@ -7,20 +7,20 @@
 #include <cstdint>
 #include <vector>
 
-#include "cost_model.h"
-#include "mixed_plan.h"
-#include "simulator.h"
+#include "algos/cost_model.h"
+#include "algos/mixed_plan.h"
+#include "algos/simulator.h"
 
 namespace nbrmodel {
 
 using nbrcoll::algos::Variant;
 
 // The variants the library weighs: allgather linear, leader, aggregated;
-// alltoall linear, aggregated (src/cost_tables.cpp's rows).
+// alltoall linear, aggregated (src/state/cost_tables.cpp's rows).
 std::vector<Variant> model_variants(bool alltoall);
 
 // A rank's predicted time in integer ns, as the library agrees on it
-// (src/cost_tables.cpp: truncated, capped at 9e18).
+// (src/state/cost_tables.cpp: truncated, capped at 9e18).
 std::uint64_t to_ns(double us);
 
 struct VariantPrediction {
@@ -44,7 +44,7 @@ Prediction predict(const nbrcoll::algos::CommGraph& g, bool alltoall, const nbrc
 
 // The table the library offers from agreed rows: a variant other than
 // linear that is never the cheapest at a model size is left out (so no
-// call sends its messages; src/cost_tables.cpp drops aggregated so).
+// call sends its messages; src/state/cost_tables.cpp drops aggregated so).
 nbrcoll::algos::CostTable offered_table(const std::vector<VariantPrediction>& rows);
 
 // What `auto` takes at `bytes` (the table's choice) and the variant whose

@@ -1,9 +1,9 @@
-#include "model_report.h"
+#include "bench/model/model_report.h"
 
 #include <cstdio>
 
-#include "report.h"
-#include "sizes.h"
+#include "bench/core/report.h"
+#include "bench/core/sizes.h"
 
 namespace nbrmodel {
 

@@ -4,9 +4,9 @@
 #include <ostream>
 #include <string>
 
-#include "model_graph.h"
-#include "model_options.h"
-#include "model_predict.h"
+#include "bench/model/model_graph.h"
+#include "bench/model/model_options.h"
+#include "bench/model/model_predict.h"
 
 namespace nbrmodel {
 

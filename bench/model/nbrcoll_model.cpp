@@ -7,12 +7,12 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "matrix_gen.h"
-#include "model_graph.h"
-#include "model_machine.h"
-#include "model_options.h"
-#include "model_predict.h"
-#include "model_report.h"
+#include "bench/core/matrix_gen.h"
+#include "bench/model/model_graph.h"
+#include "bench/model/model_machine.h"
+#include "bench/model/model_options.h"
+#include "bench/model/model_predict.h"
+#include "bench/model/model_report.h"
 #include "nbrcoll/nbrcoll.h"
 
 using namespace nbrmodel;

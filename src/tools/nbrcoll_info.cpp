@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "config.h"
-#include "node_topology.h"
-#include "providers.h"
-#include "version.h"
+#include "support/config.h"
+#include "topo/node_topology.h"
+#include "topo/providers.h"
+#include "support/version.h"
 
 namespace {
 

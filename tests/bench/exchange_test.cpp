@@ -1,15 +1,15 @@
 // core/exchange: block sizes and keys of every op, the edge matching of
 // duplicate edges, and that check_received passes a correct exchange and
 // catches a misplaced block or an overwritten guard.
-#include "exchange.h"
+#include "bench/core/exchange.h"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <vector>
 
-#include "fill.h"
-#include "graph.h"
+#include "bench/core/fill.h"
+#include "bench/core/graph.h"
 
 using namespace nbrbench;
 

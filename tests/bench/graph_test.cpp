@@ -4,7 +4,7 @@
 #include <map>
 #include <sstream>
 
-#include "graph.h"
+#include "bench/core/graph.h"
 
 using namespace nbrbench;
 

@@ -4,12 +4,12 @@
 #include <sstream>
 #include <vector>
 
-#include "fill.h"
-#include "options.h"
-#include "report.h"
-#include "round_order.h"
-#include "sizes.h"
-#include "stats.h"
+#include "bench/core/fill.h"
+#include "bench/core/options.h"
+#include "bench/core/report.h"
+#include "bench/core/round_order.h"
+#include "bench/core/sizes.h"
+#include "bench/core/stats.h"
 
 using namespace nbrbench;
 
@@ -155,7 +155,7 @@ TEST(Report, ModelTableShowsTheErrorPerRowAndItsMedianPerAlgorithm) {
 }
 
 TEST(Sizes, SameParserAsTheLibrary) {
-  // src/size_parse.h: every spelling of a unit, any case.
+  // src/support/size_parse.h: every spelling of a unit, any case.
   EXPECT_EQ(nbrbench::parse_size("256K"), 256u << 10);
   EXPECT_EQ(nbrbench::parse_size("256KB"), 256u << 10);
   EXPECT_EQ(nbrbench::parse_size("256kib"), 256u << 10);

@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "matrix_gen.h"
-#include "mtx.h"
+#include "bench/core/matrix_gen.h"
+#include "bench/core/mtx.h"
 
 using namespace nbrbench;
 

@@ -1,4 +1,4 @@
-// The copy kernel's per-thread code (src/device/gpu/copy_kernel.h) run on the
+// The copy kernel's per-thread code (src/transport/device/gpu/copy_kernel.h) run on the
 // CPU, thread by thread, as a GPU grid would run it: every size and offset
 // mix against memcpy, guard bytes around dst, the plan's invariants, and the
 // range of every word and vector read (only the aligned word holding src's
@@ -33,7 +33,7 @@ void trace_read(const unsigned char* p, size_t n) {
 }  // namespace
 
 #define NBRCOLL_COPY_TRACE_READ(p, n) trace_read(p, n)
-#include "copy_kernel.h"
+#include "transport/device/gpu/copy_kernel.h"
 
 namespace {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "device/backend_abi.h"
-#include "device/open_backend.h"
+#include "transport/device/backend_abi.h"
+#include "transport/device/open_backend.h"
 
 #ifndef NBRCOLL_TEST_DEFAULT_BACKEND
 #define NBRCOLL_TEST_DEFAULT_BACKEND ""

@@ -30,7 +30,7 @@
 #include <mutex>
 #include <string>
 
-#include "device/backend_abi.h"
+#include "transport/device/backend_abi.h"
 
 namespace {
 

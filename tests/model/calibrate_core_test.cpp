@@ -1,5 +1,5 @@
 // nbrcoll-calibrate's pure parts: pairs, nodes, fallbacks, cores, the file.
-#include "calibrate_core.h"
+#include "bench/model/calibrate_core.h"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "cost_model.h"
+#include "algos/cost_model.h"
 
 namespace algos = nbrcoll::algos;
 

@@ -1,5 +1,5 @@
 // nbrcoll-model's and nbrcoll-calibrate's command lines, and machine loading.
-#include "model_options.h"
+#include "bench/model/model_options.h"
 
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "calibrate_options.h"
-#include "model_machine.h"
+#include "bench/model/calibrate_options.h"
+#include "bench/model/model_machine.h"
 
 namespace nbrmodel {
 namespace {

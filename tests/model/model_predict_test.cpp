@@ -1,14 +1,14 @@
 // nbrcoll-model's graphs, predictions and output.
-#include "model_predict.h"
+#include "bench/model/model_predict.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <sstream>
 
-#include "graphs.h"
-#include "model_graph.h"
-#include "model_report.h"
+#include "algos/testing/graphs.h"
+#include "bench/model/model_graph.h"
+#include "bench/model/model_report.h"
 
 namespace nbrmodel {
 namespace {

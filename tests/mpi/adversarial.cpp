@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "interposed.h"
-#include "mpi_check.h"
+#include "tests/mpi/interposed.h"
+#include "tests/mpi/mpi_check.h"
 
 namespace {
 

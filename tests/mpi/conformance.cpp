@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "interposed.h"
-#include "test_graphs.h"
+#include "tests/mpi/interposed.h"
+#include "tests/mpi/test_graphs.h"
 
 namespace {
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "mpi_check.h"
+#include "tests/mpi/mpi_check.h"
 
 using nbt::check;
 using nbt::g_rank;

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "interposed.h"
+#include "tests/mpi/interposed.h"
 
 namespace nbt {
 

@@ -17,8 +17,8 @@
 #include <utility>
 #include <vector>
 
-#include "mpi_check.h"
-#include "test_graphs.h"
+#include "tests/mpi/mpi_check.h"
+#include "tests/mpi/test_graphs.h"
 
 namespace nbt {
 

@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "neighbor_case.h"
-#include "test_graphs.h"
+#include "tests/mpi/neighbor_case.h"
+#include "tests/mpi/test_graphs.h"
 
 namespace {
 

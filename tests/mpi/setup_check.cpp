@@ -1,4 +1,4 @@
-// Graph creation's set-up (src/graph_setup, src/places), linked with the
+// Graph creation's set-up (src/state/graph_setup, src/state/places), linked with the
 // static library so its internals can be looked at:
 // - the agreement: every rank gets the same maxima of GraphInfo::agreed_max
 //   and the largest tag stride, and a failing rank fails every rank;
@@ -15,17 +15,17 @@
 #include <algorithm>
 #include <map>
 
-#include "comm_state.h"
-#include "config.h"
-#include "cost_tables.h"
-#include "graph_setup.h"
-#include "locality.h"
-#include "mpi_check.h"
-#include "node_topology.h"
-#include "places.h"
-#include "shared_comm.h"
-#include "tag_blocks.h"
-#include "test_graphs.h"
+#include "state/comm_state.h"
+#include "support/config.h"
+#include "state/cost_tables.h"
+#include "state/graph_setup.h"
+#include "topo/locality.h"
+#include "tests/mpi/mpi_check.h"
+#include "topo/node_topology.h"
+#include "state/places.h"
+#include "state/shared_comm.h"
+#include "state/tag_blocks.h"
+#include "tests/mpi/test_graphs.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Many graphs on nbrcoll's one shared communicator (src/shared_comm.h): graphs
+// Many graphs on nbrcoll's one shared communicator (src/state/shared_comm.h): graphs
 // on MPI_COMM_WORLD, on a communicator whose ranks run in reverse world order
 // (graph ranks are not world ranks there) and on two halves, each with
 // duplicates and duplicates of duplicates, some beyond the blocks a graph has
@@ -21,12 +21,12 @@
 #include <thread>
 #include <vector>
 
-#include "comm_state.h"
-#include "config.h"
-#include "mpi_check.h"
-#include "shared_comm.h"
-#include "tag_blocks.h"
-#include "test_graphs.h"
+#include "state/comm_state.h"
+#include "support/config.h"
+#include "tests/mpi/mpi_check.h"
+#include "state/shared_comm.h"
+#include "state/tag_blocks.h"
+#include "tests/mpi/test_graphs.h"
 
 using nbt::check;
 using nbt::g_rank;

@@ -1,5 +1,5 @@
 // nbrcoll's reading of a receive's byte count from its status
-// (src/status_bytes.h: MPI_Status fields under Open MPI and MPICH) against
+// (src/transport/status_bytes.h: MPI_Status fields under Open MPI and MPICH) against
 // the MPI's own MPI_Get_elements_x, for messages between ranks (or to self)
 // of 0 bytes to 1 MiB, received with byte, int and struct types, into
 // receives of exactly their size and larger ones (a short message: what
@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "mpi_check.h"
-#include "status_bytes.h"
+#include "tests/mpi/mpi_check.h"
+#include "transport/status_bytes.h"
 
 namespace {
 

@@ -12,8 +12,8 @@
 #include <thread>
 #include <vector>
 
-#include "neighbor_case.h"
-#include "test_graphs.h"
+#include "tests/mpi/neighbor_case.h"
+#include "tests/mpi/test_graphs.h"
 
 namespace {
 

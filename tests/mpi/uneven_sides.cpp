@@ -1,6 +1,6 @@
 // Valid calls whose two sides differ on a rank, which graphs allow (sizes
 // only have to agree along each edge) and Open MPI 4.1.4's own blocking
-// collectives get wrong (src/pmpi_handoff.h):
+// collectives get wrong (src/call/pmpi_handoff.h):
 // - allgather on a star: the hub (no in-neighbours) passes recvcount 0, the
 //   leaves (no out-neighbours) sendcount 0; Open MPI returns at once on
 //   either, so its leaves waited for ever;
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "mpi_check.h"
+#include "tests/mpi/mpi_check.h"
 
 using nbt::check;
 using nbt::g_rank;

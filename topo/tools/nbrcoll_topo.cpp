@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "json.h"
-#include "models.h"
+#include "topo/json.h"
+#include "topo/models.h"
 #include "nbrcoll/nbrcoll.h"
-#include "node_topology.h"
+#include "topo/node_topology.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <map>
 #include <tuple>
 
-#include "graphs.h"
+#include "algos/testing/graphs.h"
 
 namespace nbrcoll::algos::testing {
 namespace {

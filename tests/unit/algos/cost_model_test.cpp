@@ -1,14 +1,14 @@
 // The cost model: machine files, what a plan moves, the per-rank time, the
 // agreed table and its choice; and the choices it makes on known graphs.
-#include "cost_model.h"
+#include "algos/cost_model.h"
 
 #include <gtest/gtest.h>
 
 #include <span>
 #include <string>
 
-#include "graphs.h"
-#include "test_support.h"
+#include "algos/testing/graphs.h"
+#include "tests/unit/algos/test_support.h"
 
 namespace nbrcoll::algos::testing {
 namespace {
@@ -168,7 +168,7 @@ TEST(CostModel, TimeGrowsWithBytesAndWithRanksPerCore) {
 }
 
 // The library counts a node's network blocks twice, not once per row
-// (src/cost_tables.cpp): per edge for linear and both alltoalls, per
+// (src/state/cost_tables.cpp): per edge for linear and both alltoalls, per
 // (source, remote node) for leader and aggregated.
 TEST(CostModel, NodeNetworkBlocksTakeTwoValues) {
   CommGraph g = make_uniform_comm(Model::kFrontier, 3, 4);

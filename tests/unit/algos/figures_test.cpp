@@ -4,9 +4,9 @@
 // block for a 1024-byte block, then runs the whole-communicator checks.
 #include <gtest/gtest.h>
 
-#include "graphs.h"
-#include "link_class.h"
-#include "test_support.h"
+#include "algos/testing/graphs.h"
+#include "algos/link_class.h"
+#include "tests/unit/algos/test_support.h"
 
 namespace nbrcoll::algos::testing {
 namespace {

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <map>
 
-#include "graphs.h"
-#include "grouping.h"
-#include "plan_stats.h"
-#include "test_support.h"
+#include "algos/testing/graphs.h"
+#include "algos/grouping.h"
+#include "algos/plan_stats.h"
+#include "tests/unit/algos/test_support.h"
 
 namespace nbrcoll::algos::testing {
 namespace {

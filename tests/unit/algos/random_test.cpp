@@ -10,9 +10,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "graphs.h"
-#include "mixed_plan.h"
-#include "test_support.h"
+#include "algos/testing/graphs.h"
+#include "algos/mixed_plan.h"
+#include "tests/unit/algos/test_support.h"
 
 namespace nbrcoll::algos::testing {
 namespace {

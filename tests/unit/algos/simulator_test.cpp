@@ -2,9 +2,9 @@
 // one way and expects the matching complaint.
 #include <gtest/gtest.h>
 
-#include "graphs.h"
-#include "tags.h"
-#include "test_support.h"
+#include "algos/testing/graphs.h"
+#include "algos/tags.h"
+#include "tests/unit/algos/test_support.h"
 
 namespace nbrcoll::algos::testing {
 namespace {

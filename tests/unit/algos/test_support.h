@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "plan.h"
-#include "simulator.h"
+#include "algos/plan.h"
+#include "algos/simulator.h"
 
 namespace nbrcoll::algos::testing {
 

@@ -3,7 +3,7 @@
 
 #include <map>
 
-#include "config.h"
+#include "support/config.h"
 
 namespace nbrcoll {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "device/runtime_probe.h"
+#include "transport/device/runtime_probe.h"
 
 namespace nbrcoll {
 namespace {

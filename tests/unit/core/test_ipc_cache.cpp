@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "device/ipc_cache.h"
+#include "transport/device/ipc_cache.h"
 
 namespace nbrcoll {
 namespace {

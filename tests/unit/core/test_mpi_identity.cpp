@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "mpi_identity.h"
+#include "support/mpi_identity.h"
 
 namespace nbrcoll {
 namespace {

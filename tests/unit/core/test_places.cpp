@@ -1,4 +1,4 @@
-// The places record (src/places): every rank's (node, device, package) worked
+// The places record (src/state/places): every rank's (node, device, package) worked
 // out from the one exchange must be what the node split used to give: local
 // rank = place among the node's ranks by graph rank, device from it, package
 // from the node's table, dense node ids ordered by each node's lowest rank.
@@ -8,8 +8,8 @@
 #include <map>
 #include <random>
 
-#include "locality.h"
-#include "places.h"
+#include "topo/locality.h"
+#include "state/places.h"
 
 namespace nbrcoll {
 namespace {

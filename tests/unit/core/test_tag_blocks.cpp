@@ -1,12 +1,12 @@
-// Tag blocks on the shared communicator (src/tag_blocks.h): no two handles
+// Tag blocks on the shared communicator (src/state/tag_blocks.h): no two handles
 // share a tag, every tag stays at or below MPI_TAG_UB, duplicates number
 // alike from their parent alone.
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "comm_state.h"
-#include "tag_blocks.h"
+#include "state/comm_state.h"
+#include "state/tag_blocks.h"
 
 namespace nbrcoll {
 namespace {

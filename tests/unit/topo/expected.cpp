@@ -1,4 +1,4 @@
-#include "expected.h"
+#include "tests/unit/topo/expected.h"
 
 #include <unistd.h>
 

@@ -1,8 +1,8 @@
 // hops_from_links / packages_from_links, the rules file readers and ROCm SMI share.
 #include <gtest/gtest.h>
 
-#include "expected.h"
-#include "graph.h"
+#include "tests/unit/topo/expected.h"
+#include "topo/graph.h"
 
 namespace nbrcoll::topo {
 namespace {

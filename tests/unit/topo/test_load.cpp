@@ -4,9 +4,9 @@
 
 #include <cstdio>
 
-#include "expected.h"
-#include "file_provider.h"
-#include "providers.h"
+#include "tests/unit/topo/expected.h"
+#include "topo/file_provider.h"
+#include "topo/providers.h"
 
 namespace nbrcoll::topo {
 namespace {

@@ -1,7 +1,7 @@
 // Pure locality helpers.
 #include <gtest/gtest.h>
 
-#include "locality.h"
+#include "topo/locality.h"
 
 namespace nbrcoll::topo {
 namespace {

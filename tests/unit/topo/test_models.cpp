@@ -1,10 +1,10 @@
 // Built-in models against shared/data/topologies.md and the paper's statements.
 #include <gtest/gtest.h>
 
-#include "expected.h"
-#include "graph.h"
-#include "models.h"
-#include "validate.h"
+#include "tests/unit/topo/expected.h"
+#include "topo/graph.h"
+#include "topo/models.h"
+#include "topo/validate.h"
 
 namespace nbrcoll::topo {
 namespace {

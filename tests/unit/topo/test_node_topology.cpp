@@ -1,10 +1,10 @@
 // The model itself: flat_topology, peers, validation, JSON.
 #include <gtest/gtest.h>
 
-#include "json.h"
-#include "models.h"
-#include "node_topology.h"
-#include "validate.h"
+#include "topo/json.h"
+#include "topo/models.h"
+#include "topo/node_topology.h"
+#include "topo/validate.h"
 
 namespace nbrcoll::topo {
 namespace {

@@ -3,8 +3,8 @@
 
 #include <functional>
 
-#include "expected.h"
-#include "smi_convert.h"
+#include "tests/unit/topo/expected.h"
+#include "topo/smi_convert.h"
 
 namespace nbrcoll::topo {
 namespace {

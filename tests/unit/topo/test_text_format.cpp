@@ -1,8 +1,8 @@
 // nbrcoll's own topology text format.
 #include <gtest/gtest.h>
 
-#include "expected.h"
-#include "text_format.h"
+#include "tests/unit/topo/expected.h"
+#include "topo/text_format.h"
 
 namespace nbrcoll::topo {
 namespace {

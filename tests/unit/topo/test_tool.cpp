@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "expected.h"
+#include "tests/unit/topo/expected.h"
 
 namespace {
 

@@ -1,10 +1,10 @@
 // The small XML reader and the NCCL/RCCL topology XML provider.
 #include <gtest/gtest.h>
 
-#include "expected.h"
-#include "pci.h"
-#include "rccl_xml.h"
-#include "xml_lite.h"
+#include "tests/unit/topo/expected.h"
+#include "topo/pci.h"
+#include "topo/rccl_xml.h"
+#include "topo/xml_lite.h"
 
 namespace nbrcoll::topo {
 namespace {

@@ -1,0 +1,93 @@
+#include "call/persistent.h"
+
+#if MPI_VERSION >= 4
+
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+#include "call/operation.h"
+#include "call/progress.h"
+
+namespace nbrcoll {
+
+namespace {
+
+std::mutex g_mutex;
+std::vector<std::shared_ptr<PersistentCall>> g_calls;
+std::atomic<std::size_t> g_count{0};
+MPI_Comm g_self = MPI_COMM_NULL;  // carriers' communicator
+int g_next_tag = 0;               // one tag per carrier pair
+
+std::shared_ptr<PersistentCall> find(MPI_Request request) {
+  for (const auto& c : g_calls) {
+    if (c->carrier == request) return c;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+int register_persistent(std::shared_ptr<PersistentCall> call, MPI_Request* request) {
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  if (g_self == MPI_COMM_NULL) {
+    if (const int rc = PMPI_Comm_dup(MPI_COMM_SELF, &g_self); rc != MPI_SUCCESS) return rc;
+  }
+  const int tag = g_next_tag;
+  g_next_tag = (g_next_tag + 1) % 32767;  // MPI_TAG_UB is at least 32767
+  int rc = PMPI_Recv_init(nullptr, 0, MPI_BYTE, 0, tag, g_self, &call->carrier);
+  if (rc == MPI_SUCCESS) rc = PMPI_Send_init(nullptr, 0, MPI_BYTE, 0, tag, g_self, &call->trigger);
+  if (rc != MPI_SUCCESS) {
+    if (call->carrier != MPI_REQUEST_NULL) PMPI_Request_free(&call->carrier);
+    return rc;
+  }
+  *request = call->carrier;
+  g_calls.push_back(std::move(call));
+  g_count.fetch_add(1, std::memory_order_release);
+  return MPI_SUCCESS;
+}
+
+bool persistent_calls_exist() {
+  return g_count.load(std::memory_order_acquire) != 0;
+}
+
+bool start_persistent(MPI_Request* request, int& rc) {
+  std::shared_ptr<PersistentCall> call;
+  {
+    const std::lock_guard<std::mutex> lock(g_mutex);
+    call = find(*request);
+  }
+  if (!call) return false;
+  if (in_flight(call->carrier)) {
+    rc = MPI_ERR_REQUEST;  // started again before it completed: erroneous
+    return true;
+  }
+  rc = PMPI_Start(&call->carrier);
+  if (rc != MPI_SUCCESS) return true;
+  const int tag_offset = begin_call(*call->sequence, *call->info);
+  auto op = std::make_shared<Operation>(call->info, *call->plan, call->comm, tag_offset, call->scratch);
+  op->prepare();
+  op->start();
+  remember_in_flight(*call->sequence, *call->info, tag_offset, op);
+  track_started(std::move(op), call->carrier, call->trigger, call);
+  return true;
+}
+
+bool free_persistent(MPI_Request* request) {
+  std::shared_ptr<PersistentCall> call;
+  {
+    const std::lock_guard<std::mutex> lock(g_mutex);
+    call = find(*request);
+    if (!call) return false;
+    std::erase(g_calls, call);
+    g_count.fetch_sub(1, std::memory_order_release);
+  }
+  *request = MPI_REQUEST_NULL;
+  PMPI_Request_free(&call->carrier);
+  PMPI_Request_free(&call->trigger);
+  return true;
+}
+
+}  // namespace nbrcoll
+
+#endif

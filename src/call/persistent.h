@@ -1,0 +1,43 @@
+// MPI 4 persistent neighborhood collectives. The application's request is a
+// persistent zero-byte receive on a private MPI_COMM_SELF duplicate (a
+// "carrier"): MPI_Start starts it together with the call's plan, and when
+// the plan is done a matching persistent send completes it, so every MPI
+// completion call treats it as the persistent request it is. Built only
+// where the MPI is version 4 (MPICH 4; Open MPI 4.1 is MPI 3.1).
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+
+#include "state/comm_state.h"
+
+namespace nbrcoll {
+
+#if MPI_VERSION >= 4
+// One persistent call: arguments, sizes and variants fixed at init.
+struct PersistentCall {
+  std::shared_ptr<const GraphInfo> info;
+  const RunnablePlan* plan = nullptr;  // one of info's plans
+  std::shared_ptr<OwnedComm> comm;
+  std::shared_ptr<CallSequence> sequence;  // the communicator handle's
+  CallScratch scratch;
+  MPI_Request carrier = MPI_REQUEST_NULL;  // the application's request
+  MPI_Request trigger = MPI_REQUEST_NULL;  // completes the carrier
+};
+
+// Makes the carrier pair and gives the application its request.
+int register_persistent(std::shared_ptr<PersistentCall> call, MPI_Request* request);
+
+// Whether any persistent nbrcoll request exists (one load).
+bool persistent_calls_exist();
+
+// MPI_Start of `request` if it is one of ours: true and `rc` set.
+bool start_persistent(MPI_Request* request, int& rc);
+
+// MPI_Request_free of `request`, an inactive persistent request, if it is
+// one of ours: true (an active one is refused before, completion.cpp).
+bool free_persistent(MPI_Request* request);
+#endif
+
+}  // namespace nbrcoll

@@ -1,0 +1,197 @@
+#include "call/progress.h"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+#include "support/log.h"
+#include "call/operation.h"
+
+namespace nbrcoll {
+
+namespace {
+
+// What the request reports once the call is done; freed by MPI through
+// free_fn when the request is.
+struct Outcome {
+  int error = MPI_SUCCESS;
+};
+
+struct Tracked {
+  std::shared_ptr<Operation> op;
+  MPI_Request request = MPI_REQUEST_NULL;  // the application's
+  Outcome* outcome = nullptr;              // generalized request: its status
+  MPI_Request trigger = MPI_REQUEST_NULL;  // persistent: completes `request`
+  std::shared_ptr<void> owner;             // persistent: the call's state
+};
+
+std::mutex g_mutex;
+std::vector<Tracked> g_calls;
+std::atomic<std::size_t> g_count{0};
+
+// A collective's status: empty, as MPI gives it.
+int query_fn(void* extra, MPI_Status* status) {
+  const auto* outcome = static_cast<const Outcome*>(extra);
+  PMPI_Status_set_elements(status, MPI_BYTE, 0);
+  PMPI_Status_set_cancelled(status, 0);
+  status->MPI_SOURCE = MPI_ANY_SOURCE;
+  status->MPI_TAG = MPI_ANY_TAG;
+  status->MPI_ERROR = outcome->error;
+  return outcome->error;
+}
+
+int free_fn(void* extra) {
+  delete static_cast<Outcome*>(extra);
+  return MPI_SUCCESS;
+}
+
+// MPI_Cancel of a call in flight is answered in completion.cpp; a completed
+// collective cannot be cancelled.
+int cancel_fn(void* /*extra*/, int /*complete*/) {
+  return MPI_SUCCESS;
+}
+
+// Caller holds g_mutex.
+void complete(Tracked& t) {
+  if (t.trigger != MPI_REQUEST_NULL) {
+    // Persistent: the carrier's status cannot carry an error, so it is reported here.
+    if (t.op->error() != MPI_SUCCESS)
+      log(LogLevel::kWarn, "persistent neighborhood collective failed with MPI error %d", t.op->error());
+    PMPI_Start(&t.trigger);
+    PMPI_Wait(&t.trigger, MPI_STATUS_IGNORE);  // its receive is posted: matches at once
+  } else {
+    t.outcome->error = t.op->error();
+    PMPI_Grequest_complete(t.request);
+  }
+  g_count.fetch_sub(1, std::memory_order_release);
+}
+
+// Caller holds g_mutex.
+void advance_locked() {
+  for (std::size_t i = 0; i < g_calls.size();) {
+    if (g_calls[i].op->progress(false)) {
+      complete(g_calls[i]);
+      g_calls.erase(g_calls.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      ++i;
+    }
+  }
+}
+
+}  // namespace
+
+bool calls_in_flight() {
+  return g_count.load(std::memory_order_acquire) != 0;
+}
+
+int track(std::shared_ptr<Operation> op, MPI_Request* request) {
+  auto* outcome = new Outcome;
+  MPI_Request req = MPI_REQUEST_NULL;
+  const int rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, outcome, &req);
+  if (rc != MPI_SUCCESS) {
+    delete outcome;
+    drive_to_end(*op);  // its peers still need it
+    return rc;
+  }
+  *request = req;
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  g_calls.push_back({std::move(op), req, outcome, MPI_REQUEST_NULL, nullptr});
+  g_count.fetch_add(1, std::memory_order_release);
+  advance_locked();  // a call with nothing to wait for ends here
+  return MPI_SUCCESS;
+}
+
+void track_started(std::shared_ptr<Operation> op, MPI_Request carrier, MPI_Request trigger,
+                   std::shared_ptr<void> owner) {
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  g_calls.push_back({std::move(op), carrier, nullptr, trigger, std::move(owner)});
+  g_count.fetch_add(1, std::memory_order_release);
+  advance_locked();
+}
+
+void progress_all() {
+  const std::unique_lock<std::mutex> lock(g_mutex, std::try_to_lock);
+  if (lock.owns_lock()) advance_locked();
+}
+
+void drive_to_end(Operation& op) {
+  if (!calls_in_flight()) {
+    op.progress(true);
+    return;
+  }
+  Backoff backoff;
+  while (!op.progress(false)) {
+    progress_all();
+    backoff.pause();
+  }
+}
+
+void wait_tracked(const Operation& op) {
+  Backoff backoff;
+  while (!op.done()) {
+    progress_all();
+    backoff.pause();
+  }
+}
+
+void finish_sole_call(int count, const MPI_Request* requests) {
+  static const bool one_thread = [] {
+    int provided = MPI_THREAD_SINGLE;
+    return PMPI_Query_thread(&provided) == MPI_SUCCESS && provided != MPI_THREAD_MULTIPLE;
+  }();
+  if (!one_thread || g_count.load(std::memory_order_acquire) != 1 || requests == nullptr) return;
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  if (g_calls.size() != 1 || std::find(requests, requests + count, g_calls.front().request) == requests + count) return;
+  g_calls.front().op->progress(true);
+  complete(g_calls.front());
+  g_calls.clear();
+}
+
+bool in_flight(MPI_Request request) {
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  return std::any_of(g_calls.begin(), g_calls.end(), [&](const Tracked& t) { return t.request == request; });
+}
+
+void drain() {
+  Backoff backoff;
+  while (calls_in_flight()) {
+    progress_all();
+    backoff.pause();
+  }
+}
+
+int active_collective_refusal(bool cancel) {
+  static const std::array<int, 2> answers = [] {
+    // Asked with errors returned, so that the question itself aborts nothing.
+    MPI_Errhandler world = MPI_ERRHANDLER_NULL;
+    MPI_Errhandler self = MPI_ERRHANDLER_NULL;
+    PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &world);
+    PMPI_Comm_get_errhandler(MPI_COMM_SELF, &self);
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    std::array<int, 2> rc{};
+    for (std::size_t k = 0; k < 2; ++k) {
+      MPI_Request r = MPI_REQUEST_NULL;
+      PMPI_Ibarrier(MPI_COMM_SELF, &r);
+      rc[k] = k == 0 ? PMPI_Request_free(&r) : PMPI_Cancel(&r);
+      if (r != MPI_REQUEST_NULL) PMPI_Wait(&r, MPI_STATUS_IGNORE);
+      if (rc[k] == MPI_SUCCESS) rc[k] = MPI_ERR_REQUEST;
+    }
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, world);
+    PMPI_Comm_set_errhandler(MPI_COMM_SELF, self);
+    PMPI_Errhandler_free(&world);
+    PMPI_Errhandler_free(&self);
+    return rc;
+  }();
+  return answers[cancel ? 1 : 0];
+}
+
+void Backoff::pause() {
+  if (++rounds_ > 64) sched_yield();
+}
+
+}  // namespace nbrcoll

@@ -1,0 +1,147 @@
+// Per-communicator state: built once at graph creation, attached to the graph
+// communicator as an MPI attribute, freed by its delete callback.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "algos/cost_model.h"
+#include "engine/executor.h"
+#include "algos/plan.h"
+
+namespace nbrcoll {
+
+// What graph creation computed; immutable, shared by a communicator and its
+// duplicates (MPI_Comm_dup keeps the topology, so the plans stay valid).
+struct GraphInfo {
+  int rank = 0;
+  int size = 0;
+  int nodes = 1;
+  std::vector<int> in;                   // in-list as MPI reports it (MPI_PROC_NULL kept)
+  std::vector<int> out;                  // out-list as MPI reports it
+  bool any_real_out = false;             // an out-neighbour other than MPI_PROC_NULL
+  std::vector<int> node_of;              // rank -> node id (dense, 0..nodes-1)
+  std::vector<algos::RankPlace> places;  // rank -> (node, device, package), the planners' input
+  std::vector<int> process_of;           // rank -> MPI_COMM_WORLD rank: names a process for the IPC caches
+  std::string topo_source;
+  algos::Plan linear;  // each planner's plan, for statistics and introspection
+  algos::Plan leader;
+  algos::Plan aggregated;
+  algos::Plan alltoall_linear;
+  algos::Plan alltoall_aggregated;
+  RunnablePlan plan;      // allgather(v): the three, mixed: each call picks a variant per origin
+  RunnablePlan alltoall;  // neighbor alltoall(v): linear and aggregated, mixed per edge
+  // The cost model's predicted time of each variant per block size, the
+  // same on every rank (cost_tables.h), and what auto chooses from: the
+  // same without a variant that never wins.
+  algos::CostTable gather_model;
+  algos::CostTable alltoall_model;
+  algos::CostTable gather_costs;
+  algos::CostTable alltoall_costs;
+  // Tags of call n: the handle's tag_base + (n mod tag_windows) * tag_stride
+  // + plan tag, so calls in flight together never share a tag.
+  // Notes (Route, processes with a GPU runtime) add note_shift() to a tag.
+  int tag_stride = 1;
+  int tag_windows = 1;
+  [[nodiscard]] int note_shift() const { return tag_stride * tag_windows; }
+  // kAgreedTerms (graph_setup.h) terms, each the maximum over all ranks of
+  // what each rank's plan building put there (the cost model's predictions,
+  // cost_tables.h): the same vector on every rank, from the one allreduce of
+  // graph creation.
+  std::vector<std::int64_t> agreed_max;
+};
+
+// At most this many calls of one communicator handle in flight together
+// before a new call first completes the oldest (MPI_TAG_UB permitting).
+inline constexpr int kMaxTagWindows = 64;
+
+class Operation;
+
+// The calls of one communicator handle, in the order every rank makes them
+// (as MPI requires of collectives): call n uses tag window n mod tag_windows.
+struct CallSequence {
+  std::uint64_t calls = 0;
+  // Per tag window: the call in flight that used it last (a new call in the
+  // same window waits for it first).
+  std::vector<std::shared_ptr<Operation>> window;
+};
+
+// What one call needs besides the plan, kept between calls so that a call
+// allocates nothing once sizes have been seen (one call at a time per
+// communicator handle, as MPI requires of collectives).
+struct CallScratch {
+  CallArgs args;
+  CallLayout layout;
+  CallChoice choice;
+  BundleStore bundles;
+  RunScratch run;
+};
+
+// One per communicator handle. A duplicate shares `info` but gets a channel
+// of its own, so two handles never mix messages. Where the process-wide
+// communicator exists (shared_comm.h), a handle's channel is its tag block
+// there (tag_blocks.h): graph creation and MPI_Comm_dup make no
+// communicator. Otherwise graph creation makes a private communicator, a
+// duplicate of the graph, and MPI_Comm_dup starts an idup of the original's
+// private communicator in its copy callback (every rank runs it, in the same
+// order) that the duplicate's first call completes, so no call starts a
+// communicator-wide operation; that idup reads a communicator only nbrcoll
+// uses, so the application's own collectives on the duplicate cannot meet it.
+// A private communicator is freed when its last user lets go: a duplicate's
+// idup reads the original's, which must outlive the idup even if the user
+// frees the original first.
+struct OwnedComm {
+  MPI_Comm comm = MPI_COMM_NULL;
+  // The process-wide communicator (not ours to free): `comm` ranks are world
+  // ranks, and this handle's tags start at `tag_base`.
+  bool shared = false;
+  std::int64_t serial = 0;  // shared: the graph's serial
+  int handle = 0;           // shared: this handle's index among the graph's (tag_blocks.h)
+  int duplicates = 0;       // shared: duplicates made of this handle so far
+  int tag_base = 0;
+  int ack_tag = 0;  // the IPC acks' tag: above every plan and note tag of this handle
+  // The idup that makes `comm`, until completed (a duplicate's; its first
+  // call or the next duplicate of the same original completes it).
+  MPI_Request pending = MPI_REQUEST_NULL;
+  // The newest idup read from this communicator. Open MPI 4.1.4 hangs when
+  // two idups of one communicator are pending together (it starts the later
+  // rounds of each from its progress engine, in a different order on
+  // different ranks), so a duplicate's idup starts only once the previous
+  // duplicate's completed.
+  std::weak_ptr<OwnedComm> newest_copy;
+  explicit OwnedComm(MPI_Comm c);                          // a private communicator: tag_base 0, ack_tag MPI_TAG_UB
+  OwnedComm(std::int64_t graph_serial, int handle_index);  // handle `handle_index`'s block on the shared one
+  OwnedComm(const OwnedComm&) = delete;
+  OwnedComm& operator=(const OwnedComm&) = delete;
+  ~OwnedComm();
+};
+
+struct CommState {
+  std::shared_ptr<const GraphInfo> info;
+  std::shared_ptr<OwnedComm> own;          // this handle's channel
+  std::shared_ptr<OwnedComm> idup_source;  // what our pending idup reads, kept alive with us
+  std::shared_ptr<CallSequence> sequence;  // calls on this handle (persistent requests share it)
+  CallScratch scratch;
+};
+
+// Attach freshly built state and its channel to `graph_comm` (creates the
+// keyval on first use).
+int attach_state(MPI_Comm graph_comm, std::shared_ptr<const GraphInfo> info, std::shared_ptr<OwnedComm> channel);
+
+// The state of `comm`, or nullptr when nbrcoll holds none (not a graph made
+// through nbrcoll, an intercommunicator, ...).
+CommState* find_state(MPI_Comm comm);
+
+// The communicator of `state`'s channel (completing a duplicate's idup on
+// first use), or MPI_COMM_NULL if it could not be made.
+MPI_Comm channel_comm(CommState& state);
+
+// Where the messages of a call of `state` at `tag_offset` (its window,
+// begin_call) travel.
+Channel channel_of(const GraphInfo& info, const OwnedComm& own, int tag_offset);
+
+}  // namespace nbrcoll

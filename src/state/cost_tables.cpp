@@ -1,0 +1,90 @@
+#include "state/cost_tables.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "support/config.h"
+#include "support/log.h"
+
+namespace nbrcoll {
+
+namespace {
+
+using algos::Variant;
+
+// The built-in machine named like the topology setting (NBRCOLL_TOPO=frontier).
+std::string machine_for_topology(const std::string& topo) {
+  return algos::builtin_machine(topo) ? topo : "generic";
+}
+
+algos::MachineModel load_machine(const std::string& setting, const std::string& topo) {
+  const std::string fallback = machine_for_topology(topo);
+  if (setting.empty()) return *algos::builtin_machine(fallback);
+  if (auto m = algos::builtin_machine(setting)) return *m;
+  std::ifstream in(setting);
+  if (!in) {
+    log(LogLevel::kWarn, "NBRCOLL_MACHINE='%s' is neither a built-in machine nor a readable file; using %s",
+        setting.c_str(), fallback.c_str());
+    return *algos::builtin_machine(fallback);
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::string error;
+  auto m = algos::parse_machine(text.str(), *algos::builtin_machine(fallback), error);
+  if (!m) {
+    log(LogLevel::kWarn, "NBRCOLL_MACHINE file %s: %s; using %s", setting.c_str(), error.c_str(), fallback.c_str());
+    return *algos::builtin_machine(fallback);
+  }
+  if (m->name.empty()) m->name = setting;
+  return *m;
+}
+
+const Variant kGatherRows[] = {Variant::kLinear, Variant::kLeader, Variant::kAggregated};
+const Variant kAlltoallRows[] = {Variant::kLinear, Variant::kAggregated};
+
+const algos::Plan& gather_plan(const GraphInfo& info, Variant v) {
+  return v == Variant::kLinear ? info.linear : v == Variant::kLeader ? info.leader : info.aggregated;
+}
+const algos::Plan& alltoall_plan(const GraphInfo& info, Variant v) {
+  return v == Variant::kLinear ? info.alltoall_linear : info.alltoall_aggregated;
+}
+
+void add_rows(const algos::Plan& plan, int ranks_on_node, std::uint64_t node_blocks, std::vector<std::int64_t>& terms) {
+  const std::vector<std::int64_t> row = algos::predict_row_ns(plan, machine_model(), ranks_on_node, node_blocks);
+  terms.insert(terms.end(), row.begin(), row.end());
+}
+
+}  // namespace
+
+const algos::MachineModel& machine_model() {
+  static const algos::MachineModel model = load_machine(config().machine, config().topo);
+  return model;
+}
+
+void cost_terms(const GraphInfo& info, const algos::PlanInput& input, std::vector<std::int64_t>& terms) {
+  const int ranks = algos::ranks_on_node(input);
+  // Two counts serve all five rows: per edge (linear, both alltoalls) and
+  // per (source, remote node) (the deduplicating allgathers).
+  const std::uint64_t per_edge = algos::node_network_blocks(input, Variant::kLinear, false);
+  const std::uint64_t per_source = algos::node_network_blocks(input, Variant::kLeader, false);
+  for (const Variant v : kGatherRows)
+    add_rows(gather_plan(info, v), ranks, v == Variant::kLinear ? per_edge : per_source, terms);
+  for (const Variant v : kAlltoallRows) add_rows(alltoall_plan(info, v), ranks, per_edge, terms);
+}
+
+void set_cost_tables(GraphInfo& info, const std::int64_t* agreed) {
+  const auto take = [&agreed](algos::CostTable& model, algos::CostTable& offered, const auto& rows) {
+    model = {};
+    for (const Variant v : rows) {
+      model.variants.push_back(v);
+      model.time_ns.emplace_back(agreed, agreed + algos::kModelSizeCount);
+      agreed += algos::kModelSizeCount;
+    }
+    offered = model.offered();
+  };
+  take(info.gather_model, info.gather_costs, kGatherRows);
+  take(info.alltoall_model, info.alltoall_costs, kAlltoallRows);
+}
+
+}  // namespace nbrcoll

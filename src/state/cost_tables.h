@@ -1,0 +1,32 @@
+// The cost tables `auto` chooses from (algos/cost_model.h): each rank
+// predicts its own time per variant at the model's block sizes when a graph
+// is created, the one agreement of graph creation takes the maximum, and
+// every rank ends with the same tables.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "state/comm_state.h"
+#include "algos/cost_model.h"
+
+namespace nbrcoll {
+
+// The machine this process models (NBRCOLL_MACHINE: a built-in name or a
+// machine file; else the built-in named like the node topology's model,
+// else "generic"). Loaded once; a bad setting is warned about once.
+const algos::MachineModel& machine_model();
+
+// Terms this rank contributes to the agreement (ns, one per variant and
+// model size: the allgather plan's variants, then the alltoall plan's),
+// from its plans in `info` and what it knows of its node (`input`).
+inline constexpr std::size_t kCostTerms = (3 + 2) * algos::kModelSizeCount;
+void cost_terms(const GraphInfo& info, const algos::PlanInput& input, std::vector<std::int64_t>& terms);
+
+// The tables from the agreed (maximum) terms: the model, and what auto
+// chooses from (CostTable::offered: the aggregated variant only where it
+// wins clearly, so that calls do not send its bundles for nothing).
+void set_cost_tables(GraphInfo& info, const std::int64_t* agreed);
+
+}  // namespace nbrcoll

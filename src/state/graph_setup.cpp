@@ -1,0 +1,441 @@
+#include "state/graph_setup.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "support/config.h"
+#include "state/cost_tables.h"
+#include "topo/locality.h"
+#include "support/log.h"
+#include "topo/node_topology.h"
+#include "state/places.h"
+#include "state/shared_comm.h"
+#include "state/tag_blocks.h"
+
+namespace nbrcoll {
+
+namespace {
+
+// The node's topology, loaded once per process.
+const topo::NodeTopology& node_topology() {
+  static const topo::NodeTopology topology = [] {
+    topo::LoadResult r = topo::load_topology(config().topo);
+    if (!r.error.empty())
+      log(LogLevel::kWarn, "topology '%s': %s; using %s", config().topo.c_str(), r.error.c_str(),
+          r.topology.source.c_str());
+    return r.topology;
+  }();
+  return topology;
+}
+
+// What names this process's node: hostname and boot id. Nodes emulated by
+// network namespaces with their own UTS hostname differ by hostname; so do
+// containers on one machine (treated as separate nodes, conservatively).
+const std::string& host_identity() {
+  static const std::string identity = [] {
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+    std::string boot;
+    std::ifstream in("/proc/sys/kernel/random/boot_id");
+    std::getline(in, boot);
+    return std::string(host) + '\n' + boot;
+  }();
+  return identity;
+}
+
+int to_plan_rank(int mpi_rank) {
+  return mpi_rank == MPI_PROC_NULL ? algos::kNoRank : mpi_rank;
+}
+
+int read_neighbours(MPI_Comm comm, std::vector<int>& in, std::vector<int>& out) {
+  int indegree = 0;
+  int outdegree = 0;
+  int weighted = 0;
+  int rc = PMPI_Dist_graph_neighbors_count(comm, &indegree, &outdegree, &weighted);
+  if (rc != MPI_SUCCESS) return rc;
+  in.resize(static_cast<std::size_t>(indegree));
+  out.resize(static_cast<std::size_t>(outdegree));
+  std::vector<int> in_w(weighted ? in.size() + 1 : 0);
+  std::vector<int> out_w(weighted ? out.size() + 1 : 0);
+  return PMPI_Dist_graph_neighbors(comm, indegree, in.data(), weighted ? in_w.data() : MPI_UNWEIGHTED, outdegree,
+                                   out.data(), weighted ? out_w.data() : MPI_UNWEIGHTED);
+}
+
+// Tag of the node-list messages on the new graph communicator. Nobody else
+// can use that communicator yet: no rank hands it to the application before
+// the agreement completes, which needs every rank to have entered it, and a
+// rank enters it only once its node-list messages completed. Below 32767,
+// the smallest MPI_TAG_UB the standard allows.
+constexpr int kNodeListTag = 7411;
+
+// This process's record without its graph's part (degrees, flags).
+OwnPlace own_place() {
+  const topo::NodeTopology& topology = node_topology();
+  OwnPlace own;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &own.world_rank);
+  own.node_key = node_key(own.world_rank, config().ranks_per_node, host_identity());
+  own.devices = topology.devices;
+  own.package = topology.package;
+  own.device_map_hash = hash_device_map(config().device_map);
+  return own;
+}
+
+// Every world rank's record, gathered once in MPI_Init (gather_world_places);
+// empty where it was not.
+std::vector<std::int64_t>& world_places() {
+  static std::vector<std::int64_t> records;
+  return records;
+}
+
+// MPI_Group_translate_ranks costs Open MPI 4.1.4 a scan of the second group
+// for every rank translated: about size * world size / 2 pointer
+// comparisons, 33 million for a graph of 8192 ranks. Above this budget a
+// graph does not translate (graph_setup.cpp, build_graph_info).
+constexpr long long kTranslateBudget = 1LL << 20;
+
+// The world rank of every rank of `comm`, or empty when some process of it
+// is not in MPI_COMM_WORLD (after MPI_Comm_spawn and the like) or, with
+// `translate` false, when the answer would need a translation. The
+// communicator's group being MPI_COMM_WORLD's own (Open MPI hands a graph of
+// MPI_COMM_WORLD, or of a duplicate of it, the same group object) needs none.
+std::vector<int> world_ranks_of(MPI_Comm comm, bool translate) {
+  MPI_Group group = MPI_GROUP_NULL;
+  MPI_Group world = MPI_GROUP_NULL;
+  int size = 0;
+  std::vector<int> there;
+  if (PMPI_Comm_group(comm, &group) == MPI_SUCCESS && PMPI_Comm_group(MPI_COMM_WORLD, &world) == MPI_SUCCESS &&
+      PMPI_Group_size(group, &size) == MPI_SUCCESS) {
+    there.resize(static_cast<std::size_t>(size));
+    std::iota(there.begin(), there.end(), 0);
+    if (group != world) {
+      const std::vector<int> ranks(there);
+      if (!translate || PMPI_Group_translate_ranks(group, size, ranks.data(), world, there.data()) != MPI_SUCCESS ||
+          std::any_of(there.begin(), there.end(), [](int w) { return w == MPI_UNDEFINED; }))
+        there.clear();
+    }
+  }
+  if (group != MPI_GROUP_NULL) PMPI_Group_free(&group);
+  if (world != MPI_GROUP_NULL) PMPI_Group_free(&world);
+  return there;
+}
+
+// The steps' wall-clock and, at NBRCOLL_DEBUG=trace, CPU times (StepTime):
+// the thread's CPU clock is a system call, not for every creation.
+class Stopwatch {
+ public:
+  StepTime lap() {
+    const StepTime now = read();
+    const StepTime step{now.wall - last_.wall, now.cpu - last_.cpu};
+    last_ = now;
+    return step;
+  }
+  [[nodiscard]] StepTime since_start() const {
+    const StepTime now = read();
+    return {now.wall - start_.wall, now.cpu - start_.cpu};
+  }
+
+ private:
+  [[nodiscard]] StepTime read() const {
+    timespec cpu{};
+    if (with_cpu_) clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+    const double wall =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return {wall, static_cast<double>(cpu.tv_sec) * 1e6 + static_cast<double>(cpu.tv_nsec) / 1e3};
+  }
+  bool with_cpu_ = log_enabled(LogLevel::kTrace);
+  StepTime start_ = read();
+  StepTime last_ = start_;
+};
+
+// The plans from the complete input (local work only).
+void build_plans(algos::PlanInput& input, GraphInfo& info) {
+  const topo::NodeTopology& topology = node_topology();
+  input.node.devices = topology.devices;
+  input.node.links = topology.links;
+  input.node.hops = topology.hops;
+  using algos::Variant;
+  info.linear = algos::build_linear_plan(input);
+  info.leader = algos::build_leader_plan(input);
+  std::tie(info.aggregated, info.alltoall_aggregated) = algos::build_aggregated_plans(input);
+  info.plan = make_runnable(algos::mix_plans({{Variant::kLinear, &info.linear},
+                                              {Variant::kLeader, &info.leader},
+                                              {Variant::kAggregated, &info.aggregated}},
+                                             input.in, input.out.size(), false),
+                            info.node_of);
+  info.alltoall_linear = algos::build_linear_alltoall_plan(input);
+  info.alltoall = make_runnable(
+      algos::mix_plans({{Variant::kLinear, &info.alltoall_linear}, {Variant::kAggregated, &info.alltoall_aggregated}},
+                       input.in, input.out.size(), true),
+      info.node_of);
+  // The cost model's prediction of this rank's time per variant and size:
+  // the agreement makes them the slowest rank's, the same on every rank.
+  info.agreed_max.clear();
+  cost_terms(info, input, info.agreed_max);
+  // Calls in flight together use disjoint tag windows; the notes of calls in
+  // processes with a GPU runtime use as many tags again, above the windows;
+  // the IPC acks the last tag of the handle's block (tag_blocks.h), or
+  // MPI_TAG_UB itself on a private communicator.
+  const long long stride = 1 + std::max(algos::largest_tag(info.plan.mixed), algos::largest_tag(info.alltoall.mixed));
+  if (2 * stride >= tag_upper_bound()) throw std::runtime_error("plan tags exceed MPI_TAG_UB");
+  info.tag_stride = static_cast<int>(stride);  // this rank's; set_tag_windows() makes it common
+}
+
+// Everything up to the agreement. Every rank makes the same collective calls
+// whatever fails locally: the places (exchanged) or the node-list messages
+// (cached places) say which ranks failed, and every rank acts alike.
+// `in_world`: every process of the graph is in MPI_COMM_WORLD.
+int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool& in_world, SetupTimes& times,
+                     Stopwatch& clock) {
+  auto info = std::make_shared<GraphInfo>();
+  PMPI_Comm_rank(graph_comm, &info->rank);
+  PMPI_Comm_size(graph_comm, &info->size);
+  const topo::NodeTopology& topology = node_topology();
+  info->topo_source = topology.source;
+  OwnPlace own = own_place();
+  int rc = read_neighbours(graph_comm, info->in, info->out);
+  // The node peers receive both lists in one message of at most INT_MAX entries.
+  own.failed = rc != MPI_SUCCESS || info->in.size() + info->out.size() > static_cast<std::size_t>(INT_MAX) - 1;
+  times.neighbours = clock.lap();
+
+  // Where every rank lives: from the records MPI_Init gathered, when every
+  // process of the graph is in MPI_COMM_WORLD and the translation of its
+  // ranks is cheap; otherwise by the one exchange over the whole graph.
+  // Every rank takes the same branch: `cached` depends on sizes only, and
+  // under it every rank learns alike whether all processes are in
+  // MPI_COMM_WORLD. Without it only the world's own group object says so,
+  // which may differ between ranks; that only feeds the channel bid, which
+  // the agreement combines. The cached records carry no failures:
+  // the node-list messages say those.
+  int world_size = 0;
+  PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  const bool cached = !world_places().empty() && static_cast<long long>(info->size) * world_size <= kTranslateBudget;
+  const std::vector<int> world = world_ranks_of(graph_comm, cached);
+  in_world = !world.empty();
+  std::vector<std::int64_t> records(kPlaceWords * static_cast<std::size_t>(info->size));
+  if (cached && in_world) {
+    for (std::size_t r = 0; r < world.size(); ++r)
+      std::copy_n(&world_places()[kPlaceWords * static_cast<std::size_t>(world[r])], kPlaceWords,
+                  &records[kPlaceWords * r]);
+  } else {
+    std::int64_t record[kPlaceWords];
+    encode_place(own, record);
+    rc = PMPI_Allgather(record, kPlaceWords, MPI_INT64_T, records.data(), kPlaceWords, MPI_INT64_T, graph_comm);
+    if (rc != MPI_SUCCESS) return rc;
+  }
+  times.places = clock.lap();
+  DecodedPlaces decoded = decode_places(records.data(), info->size, config().device_map);
+  if (decoded.any_failed) return MPI_ERR_OTHER;  // every rank sees it: none exchanges more
+  if (!decoded.derived) {
+    // A node with more devices than a record holds, or ranks with different
+    // NBRCOLL_DEVICE_MAPs: each rank says its own device and package, from
+    // its local rank, as every rank agrees on it.
+    const int device = topo::device_for_local_rank(decoded.local_rank[static_cast<std::size_t>(info->rank)],
+                                                   topology.devices, config().device_map);
+    int mine[2] = {device, topology.package[static_cast<std::size_t>(device)]};
+    std::vector<int> all(2 * static_cast<std::size_t>(info->size));
+    rc = PMPI_Allgather(mine, 2, MPI_INT, all.data(), 2, MPI_INT, graph_comm);
+    if (rc != MPI_SUCCESS) return rc;
+    for (std::size_t r = 0; r < decoded.places.size(); ++r) {
+      decoded.places[r].device = all[2 * r];
+      decoded.places[r].package = all[2 * r + 1];
+    }
+    times.devices = clock.lap();
+  }
+  info->nodes = decoded.nodes;
+  info->any_real_out = std::any_of(info->out.begin(), info->out.end(), [](int d) { return d != MPI_PROC_NULL; });
+  info->process_of = std::move(decoded.process_of);
+  info->places = decoded.places;
+  for (const algos::RankPlace& p : info->places) info->node_of.push_back(p.node);
+
+  algos::PlanInput input;
+  input.rank = info->rank;
+  std::transform(info->in.begin(), info->in.end(), std::back_inserter(input.in), to_plan_rank);
+  std::transform(info->out.begin(), info->out.end(), std::back_inserter(input.out), to_plan_rank);
+  rc = exchange_node_lists(graph_comm, info->rank, decoded, input, own.failed);
+  times.node_lists = clock.lap();
+  if (rc != MPI_SUCCESS || own.failed) return rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER;
+  input.places = std::move(decoded.places);
+  build_plans(input, *info);
+  times.plans = clock.lap();
+  out = std::move(info);
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+int exchange_node_lists(MPI_Comm comm, int rank, const DecodedPlaces& places, algos::PlanInput& input, bool failed) {
+  const std::vector<int> peers = node_peers(places, rank);
+  // [indegree (-1: this rank failed), in-list, out-list]
+  std::vector<int> mine{failed ? -1 : static_cast<int>(input.in.size())};
+  if (!failed) {
+    mine.insert(mine.end(), input.in.begin(), input.in.end());
+    mine.insert(mine.end(), input.out.begin(), input.out.end());
+  }
+  std::vector<MPI_Request> sends(peers.size(), MPI_REQUEST_NULL);
+  int rc = MPI_SUCCESS;
+  for (std::size_t i = 0; i < peers.size() && rc == MPI_SUCCESS; ++i)
+    rc = PMPI_Isend(mine.data(), static_cast<int>(mine.size()), MPI_INT, peers[i], kNodeListTag, comm, &sends[i]);
+  // Each peer's message, whatever its length: matched by a probe, then received.
+  std::vector<std::vector<int>> lists(peers.size());
+  bool peer_failed = false;
+  for (std::size_t i = 0; i < peers.size() && rc == MPI_SUCCESS; ++i) {
+    MPI_Message message = MPI_MESSAGE_NULL;
+    MPI_Status status;
+    int count = 0;
+    rc = PMPI_Mprobe(peers[i], kNodeListTag, comm, &message, &status);
+    if (rc == MPI_SUCCESS) rc = PMPI_Get_count(&status, MPI_INT, &count);
+    if (rc != MPI_SUCCESS) break;
+    lists[i].resize(static_cast<std::size_t>(std::max(count, 1)));
+    rc = PMPI_Mrecv(lists[i].data(), count, MPI_INT, &message, MPI_STATUS_IGNORE);
+    const int indegree = count > 0 ? lists[i][0] : -1;
+    peer_failed = peer_failed || indegree < 0 || indegree > count - 1;
+  }
+  const int wait = PMPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
+  if (rc != MPI_SUCCESS || wait != MPI_SUCCESS) return rc != MPI_SUCCESS ? rc : wait;
+  if (peer_failed) return MPI_ERR_OTHER;  // the agreement fails every rank
+  input.node_in.clear();
+  input.node_out.clear();
+  input.node_in.emplace_back(rank, input.in);
+  input.node_out.emplace_back(rank, input.out);
+  for (std::size_t i = 0; i < peers.size(); ++i) {
+    const auto first = lists[i].begin() + 1;
+    const auto split = first + lists[i][0];
+    input.node_in.emplace_back(peers[i], std::vector<int>(first, split));
+    input.node_out.emplace_back(peers[i], std::vector<int>(split, lists[i].end()));
+  }
+  std::sort(input.node_in.begin(), input.node_in.end());
+  std::sort(input.node_out.begin(), input.node_out.end());
+  return MPI_SUCCESS;
+}
+
+int agree_on_setup(MPI_Comm comm, const GraphInfo* mine, Agreement& out, const ChannelBid& bid) {
+  enum Term { kFailed, kStride, kNotShared, kSerial, kFirstAgreed };
+  std::vector<std::int64_t> terms(kFirstAgreed + kAgreedTerms, 0);
+  terms[kFailed] = mine == nullptr ? 1 : 0;
+  terms[kStride] = mine == nullptr ? 1 : mine->tag_stride;
+  terms[kNotShared] = bid.shared ? 0 : 1;
+  terms[kSerial] = bid.serial;
+  if (mine != nullptr)
+    std::copy_n(mine->agreed_max.begin(), std::min<std::size_t>(mine->agreed_max.size(), kAgreedTerms),
+                terms.begin() + kFirstAgreed);
+  const int rc = PMPI_Allreduce(MPI_IN_PLACE, terms.data(), static_cast<int>(terms.size()), MPI_INT64_T, MPI_MAX, comm);
+  out.all_ok = rc == MPI_SUCCESS && terms[kFailed] == 0 && terms[kStride] > 0 && terms[kStride] <= INT_MAX;
+  out.tag_stride = out.all_ok ? static_cast<int>(terms[kStride]) : 1;
+  out.shared = out.all_ok && terms[kNotShared] == 0;
+  out.serial = terms[kSerial];
+  out.agreed_max.assign(terms.begin() + kFirstAgreed, terms.end());
+  return rc;
+}
+
+namespace {
+
+// What this rank bids towards the graph's channel (shared_comm.h): the
+// shared communicator if it has one that reaches every rank, no other
+// creation is in progress here, a serial is left and this rank's tags fit
+// a block.
+ChannelBid bid_for_channel(const GraphInfo* info, bool in_world, const SerialClaim& claim) {
+  ChannelBid bid;
+  bid.serial = claim.proposal();
+  bid.shared = shared_comm() != MPI_COMM_NULL && in_world && claim.alone() && info != nullptr &&
+               claim.proposal() < graph_serials(tag_upper_bound()) &&
+               tag_windows_within(kTagBlock, info->tag_stride, kMaxTagWindows) > 0;
+  return bid;
+}
+
+// The graph's channel once every rank agreed: a block of the shared
+// communicator, or a private communicator made now (every rank takes the
+// same branch; MPI_Comm_dup is collective over the graph). Null where the
+// duplicate fails.
+std::shared_ptr<OwnedComm> make_channel(MPI_Comm graph_comm, const Agreement& agreed) {
+  if (agreed.shared) return std::make_shared<OwnedComm>(agreed.serial, 0);
+  MPI_Comm own = MPI_COMM_NULL;
+  if (PMPI_Comm_dup(graph_comm, &own) != MPI_SUCCESS) return nullptr;
+  return std::make_shared<OwnedComm>(own);
+}
+
+}  // namespace
+
+GraphSetup setup_graph(MPI_Comm graph_comm) {
+  GraphSetup setup;
+  Stopwatch clock;
+  std::shared_ptr<GraphInfo> info;
+  bool in_world = false;
+  std::string why;
+  try {
+    if (build_graph_info(graph_comm, info, in_world, setup.times, clock) != MPI_SUCCESS) info.reset();
+  } catch (const std::exception& e) {
+    why = std::string(": ") + e.what();
+    info.reset();
+  }
+  Agreement agreed;
+  {
+    SerialClaim claim;
+    const int rc = agree_on_setup(graph_comm, info.get(), agreed, bid_for_channel(info.get(), in_world, claim));
+    if (rc == MPI_SUCCESS) claim.settle(agreed.serial);
+  }
+  setup.times.agreement = clock.lap();
+  // Nothing of nbrcoll's is left in flight on the graph when this returns:
+  // a private communicator is made here, blocking. (An idup left pending
+  // past creation broke the application's own collectives under Open MPI
+  // 4.1.4, which starts the later rounds of an idup's context-id search from
+  // its progress engine: tests/mpi/fresh_graph.cpp.)
+  std::shared_ptr<OwnedComm> channel = agreed.all_ok ? make_channel(graph_comm, agreed) : nullptr;
+  setup.times.private_dup = clock.lap();
+  setup.times.total = clock.since_start();
+  if (!channel) {
+    log(LogLevel::kWarn, "graph setup failed%s; this communicator uses the MPI's own neighbor collectives",
+        why.c_str());
+    return setup;
+  }
+  set_tag_windows(*info, agreed.tag_stride, agreed.shared ? kTagBlock : tag_upper_bound());
+  info->agreed_max = std::move(agreed.agreed_max);
+  set_cost_tables(*info, info->agreed_max.data());
+  if (log_enabled(LogLevel::kTrace)) {
+    const SetupTimes& t = setup.times;
+    auto step = [](const char* name, const StepTime& s) {
+      char text[96];
+      std::snprintf(text, sizeof text, "%s %.0f (cpu %.0f)", name, s.wall, s.cpu);
+      return std::string(text);
+    };
+    log(LogLevel::kTrace, "graph setup (%d ranks, %d nodes, %s) in us: %s, %s, %s, %s, %s, %s, %s, %s", info->size,
+        info->nodes, agreed.shared ? "shared communicator" : "private communicator",
+        step("neighbours", t.neighbours).c_str(), step("places", t.places).c_str(), step("devices", t.devices).c_str(),
+        step("node lists", t.node_lists).c_str(), step("plans", t.plans).c_str(),
+        step("agreement", t.agreement).c_str(), step("private comm", t.private_dup).c_str(),
+        step("total", t.total).c_str());
+  }
+  setup.info = std::move(info);
+  setup.channel = std::move(channel);
+  return setup;
+}
+
+void gather_world_places() {
+  const MPI_Comm shared = shared_comm();
+  if (shared == MPI_COMM_NULL) return;
+  int size = 0;
+  PMPI_Comm_size(shared, &size);
+  std::int64_t record[kPlaceWords];
+  encode_place(own_place(), record);
+  std::vector<std::int64_t> records(kPlaceWords * static_cast<std::size_t>(size));
+  // Collective over MPI_COMM_WORLD, like the duplicate before it.
+  if (PMPI_Allgather(record, kPlaceWords, MPI_INT64_T, records.data(), kPlaceWords, MPI_INT64_T, shared) == MPI_SUCCESS)
+    world_places() = std::move(records);
+}
+
+void set_tag_windows(GraphInfo& info, int common_stride, long long tags) {
+  info.tag_stride = common_stride;
+  info.tag_windows = tag_windows_within(tags, common_stride, kMaxTagWindows);
+}
+
+}  // namespace nbrcoll

@@ -1,0 +1,100 @@
+// What happens once per graph communicator: learn the neighbour lists, where
+// every rank lives (node, device, package), the in- and out-lists of the
+// node's ranks (NI_r), build the plans, agree, and find the graph its
+// channel: a serial on the shared communicator (shared_comm.h), or else a
+// private communicator. Collective over the graph communicator.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "state/comm_state.h"
+#include "state/cost_tables.h"
+#include "state/places.h"
+
+namespace nbrcoll {
+
+// Length of GraphInfo::agreed_max: terms every rank contributes to the
+// agreement at graph creation and every rank gets back as maxima over ranks.
+// Today the cost model's (cost_tables.h); raise it to add others.
+inline constexpr int kAgreedTerms = static_cast<int>(kCostTerms);
+
+// One step of setup_graph() on this rank: wall-clock time and this
+// thread's CPU time (read at NBRCOLL_DEBUG=trace only, else 0), in
+// microseconds. With more ranks than cores the two differ most: a step's
+// wall time then includes the waits for peers and the other ranks' CPU.
+struct StepTime {
+  double wall = 0;
+  double cpu = 0;
+};
+
+// Each step of setup_graph() on this rank.
+struct SetupTimes {
+  StepTime neighbours;   // own lists read, own record made
+  StepTime places;       // the places: looked up in MPI_Init's records, or one allgather
+  StepTime devices;      // only when devices could not be derived: a second allgather
+  StepTime node_lists;   // in- and out-lists among the node's ranks
+  StepTime plans;        // plan building
+  StepTime agreement;    // the allreduce
+  StepTime private_dup;  // only without the shared communicator: MPI_Comm_dup of the graph
+  StepTime total;
+};
+
+struct GraphSetup {
+  std::shared_ptr<GraphInfo> info;     // null on every rank, or set on every rank
+  std::shared_ptr<OwnedComm> channel;  // set with `info`
+  SetupTimes times;
+};
+
+// The whole set-up; either every rank gets `info` and a channel, or none
+// does (then one warning line).
+GraphSetup setup_graph(MPI_Comm graph_comm);
+
+// NI_r and the out-lists of the node's ranks, into input.node_in and
+// input.node_out from input.in and input.out: each rank sends its lists (plan
+// ranks), its in-degree first, to every other rank of its node, point to
+// point on `comm`, and receives theirs, whatever their length (a probe
+// matches each); (rank, list) pairs sorted by rank, this rank included.
+// `failed`: this rank could not read its lists; it still sends (an in-degree
+// of -1), so that no peer waits, and a peer that receives such a message
+// returns an error (the agreement then fails every rank). Only on a
+// communicator nobody else uses yet.
+int exchange_node_lists(MPI_Comm comm, int rank, const DecodedPlaces& places, algos::PlanInput& input,
+                        bool failed = false);
+
+// Called by the MPI_Init wrappers after open_shared_comm (every world rank
+// does): gathers every world rank's place record once over the shared
+// communicator, so that graph creation need not exchange them.
+void gather_world_places();
+
+// What a rank offers towards the graph's channel: whether it can take a
+// serial on the shared communicator, and its proposal (SerialClaim).
+struct ChannelBid {
+  bool shared = false;
+  std::int64_t serial = 0;
+};
+
+// The agreement at the end of graph creation, one MPI_MAX allreduce over
+// `comm` of [failed, tag stride, not shared, serial, agreed_max...]: did
+// every rank succeed, the largest tag stride, does the graph take the shared
+// communicator (every rank bid so) and with which serial (the largest
+// proposal), and the element-wise maxima of GraphInfo::agreed_max
+// (kAgreedTerms entries). `mine` null: this rank failed (it sends zeros).
+struct Agreement {
+  bool all_ok = false;
+  int tag_stride = 1;
+  bool shared = false;
+  std::int64_t serial = 0;
+  std::vector<std::int64_t> agreed_max;  // kAgreedTerms entries
+};
+int agree_on_setup(MPI_Comm comm, const GraphInfo* mine, Agreement& out, const ChannelBid& bid = {});
+
+// The tag windows of `info` from the largest tag stride of all ranks (every
+// rank must shift its tags by the same amount per call), within `tags` tags
+// (a shared communicator's block, or MPI_TAG_UB). 0 windows: none fits.
+void set_tag_windows(GraphInfo& info, int common_stride, long long tags);
+
+}  // namespace nbrcoll

@@ -1,0 +1,81 @@
+#include "state/shared_comm.h"
+
+#include <algorithm>
+#include <mutex>
+
+#include "support/config.h"
+#include "support/log.h"
+
+namespace nbrcoll {
+
+namespace {
+
+MPI_Comm g_shared = MPI_COMM_NULL;
+
+std::mutex g_serial_mutex;
+std::int64_t g_next_serial = 0;  // one more than the largest serial agreed on
+int g_claims_open = 0;
+
+// MPI_Finalize deletes MPI_COMM_SELF's attributes first thing: the shared
+// communicator goes then, while MPI still works.
+int free_at_finalize(MPI_Comm, int keyval, void*, void*) {
+  if (g_shared != MPI_COMM_NULL) PMPI_Comm_free(&g_shared);
+  PMPI_Comm_free_keyval(&keyval);
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+void open_shared_comm() {
+  if (config().disable || !config().shared_comm || g_shared != MPI_COMM_NULL) return;
+  MPI_Comm made = MPI_COMM_NULL;
+  int keyval = MPI_KEYVAL_INVALID;
+  // Collective over MPI_COMM_WORLD: every rank runs the same configuration.
+  if (PMPI_Comm_dup(MPI_COMM_WORLD, &made) != MPI_SUCCESS) {
+    log(LogLevel::kWarn, "cannot duplicate MPI_COMM_WORLD; every graph makes a communicator of its own");
+    return;
+  }
+  PMPI_Comm_set_errhandler(made, MPI_ERRORS_RETURN);
+  if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_at_finalize, &keyval, nullptr) != MPI_SUCCESS ||
+      PMPI_Comm_set_attr(MPI_COMM_SELF, keyval, nullptr) != MPI_SUCCESS) {
+    // Left for the MPI to reclaim at MPI_Finalize; still usable.
+    log(LogLevel::kInfo, "cannot hook MPI_Finalize to free the shared communicator");
+  }
+  g_shared = made;
+}
+
+MPI_Comm shared_comm() {
+  return g_shared;
+}
+
+long long tag_upper_bound() {
+  static const long long tag_ub = [] {
+    int* value = nullptr;
+    int flag = 0;
+    PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &flag);
+    return flag != 0 && value != nullptr ? static_cast<long long>(*value) : 32767LL;
+  }();
+  return tag_ub;
+}
+
+SerialClaim::SerialClaim() {
+  const std::lock_guard<std::mutex> lock(g_serial_mutex);
+  proposal_ = g_next_serial;
+  alone_ = g_claims_open == 0;
+  ++g_claims_open;
+}
+
+void SerialClaim::settle(std::int64_t agreed) {
+  const std::lock_guard<std::mutex> lock(g_serial_mutex);
+  g_next_serial = std::max(g_next_serial, agreed + 1);
+  if (open_) --g_claims_open;
+  open_ = false;
+}
+
+SerialClaim::~SerialClaim() {
+  if (!open_) return;
+  const std::lock_guard<std::mutex> lock(g_serial_mutex);
+  --g_claims_open;
+}
+
+}  // namespace nbrcoll

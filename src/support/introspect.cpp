@@ -1,0 +1,31 @@
+#include "support/introspect.h"
+
+#include "state/comm_state.h"
+#include "state/cost_tables.h"
+
+namespace nbrcoll {
+
+const algos::Plan* plan_for(MPI_Comm graph_comm, Algo algo) {
+  const CommState* state = find_state(graph_comm);
+  if (state == nullptr) return nullptr;
+  if (algo == Algo::kLinear) return &state->info->linear;
+  if (algo == Algo::kLeader) return &state->info->leader;
+  if (algo == Algo::kAggregated) return &state->info->aggregated;
+  return nullptr;
+}
+
+const algos::Plan* alltoall_plan_for(MPI_Comm graph_comm, Algo algo) {
+  const CommState* state = find_state(graph_comm);
+  if (state == nullptr) return nullptr;
+  return algo == Algo::kAggregated ? &state->info->alltoall_aggregated : &state->info->alltoall_linear;
+}
+
+CostView costs_for(MPI_Comm graph_comm, bool alltoall) {
+  const CommState* state = find_state(graph_comm);
+  if (state == nullptr) return {};
+  const GraphInfo& info = *state->info;
+  return alltoall ? CostView{&info.alltoall_model, &info.alltoall_costs, machine_model().name}
+                  : CostView{&info.gather_model, &info.gather_costs, machine_model().name};
+}
+
+}  // namespace nbrcoll

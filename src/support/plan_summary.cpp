@@ -1,0 +1,20 @@
+#include "support/plan_summary.h"
+
+#include <cstdio>
+
+#include "algos/plan_stats.h"
+
+namespace nbrcoll {
+
+std::string summarize_plans(const GraphInfo& info) {
+  // Shares scale with the block, so the bytes for a 1 MiB block read as per-MiB traffic.
+  constexpr std::uint64_t kBlock = 1 << 20;
+  char head[192];
+  std::snprintf(head, sizeof head,
+                "graph: in %zu out %zu nodes %d topo %s; this rank sends per 1 MiB block: ", info.in.size(),
+                info.out.size(), info.nodes, info.topo_source.c_str());
+  return head + std::string("leader [") + algos::format_stats(algos::compute_stats(info.leader, kBlock)) +
+         "] linear [" + algos::format_stats(algos::compute_stats(info.linear, kBlock)) + "]";
+}
+
+}  // namespace nbrcoll
