@@ -22,12 +22,9 @@
 #include <vector>
 
 #include "algos/plan.h"
+#include "algos/variant.h"
 
 namespace nbrcoll::algos {
-
-enum class Variant : std::uint8_t { kLinear = 0, kLeader = 1, kAggregated = 2 };
-inline constexpr int kVariantCount = 3;
-const char* variant_name(Variant v);
 
 // Where a unit's block size is read: a send block (allgather 0, alltoall the
 // out-edge) or a receive slot.

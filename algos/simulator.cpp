@@ -11,6 +11,8 @@
 #include <optional>
 #include <tuple>
 
+#include "algos/schedule.h"
+
 namespace nbrcoll::algos {
 namespace {
 
@@ -407,8 +409,8 @@ class Simulation {
   // ---- execution -------------------------------------------------------------
 
   void execute() {
-    std::vector<std::vector<std::vector<int>>> dependents(n_);         // [rank][recv] -> sends
-    std::vector<std::vector<std::vector<int>>> bundle_dependents(n_);  // [rank][bundle recv] -> bundle sends
+    // Every rank's dependencies as the engine derives them (schedule.h).
+    std::vector<Dependencies> deps(n_);
     std::deque<Ready> ready;
     depth_.assign(n_, {});
     bundle_depth_.assign(n_, {});
@@ -418,29 +420,13 @@ class Simulation {
       const auto ru = static_cast<std::size_t>(r);
       const Plan& p = plan(r);
       total += p.sends.size() + p.bundle_sends.size();
-      dependents[ru].resize(p.recvs.size());
+      deps[ru] = plan_dependencies(p);
       depth_[ru].assign(p.recvs.size(), 0);
-      bundle_dependents[ru].resize(p.bundle_recvs.size());
       bundle_depth_[ru].assign(p.bundle_recvs.size(), 0);
-      waiting_[ru].assign(p.bundle_sends.size(), 0);
-      for (std::size_t i = 0; i < p.sends.size(); ++i) {
-        const int after = p.sends[i].after_recv;
-        if (after < 0) {
-          ready.push_back({r, static_cast<int>(i), false});
-        } else {
-          dependents[ru][static_cast<std::size_t>(after)].push_back(static_cast<int>(i));
-        }
-      }
+      waiting_[ru] = deps[ru].bundle_waits;
+      for (const int i : deps[ru].own_sends) ready.push_back({r, i, false});
       for (std::size_t i = 0; i < p.bundle_sends.size(); ++i) {
-        std::vector<int> deps;
-        for (const PieceSource& f : p.bundle_sends[i].from) {
-          if (f.bundle >= 0) deps.push_back(f.bundle);
-        }
-        std::sort(deps.begin(), deps.end());
-        deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
-        for (const int d : deps) bundle_dependents[ru][static_cast<std::size_t>(d)].push_back(static_cast<int>(i));
-        waiting_[ru][i] = static_cast<int>(deps.size());
-        if (deps.empty()) ready.push_back({r, static_cast<int>(i), true});
+        if (waiting_[ru][i] == 0) ready.push_back({r, static_cast<int>(i), true});
       }
     }
     std::uint64_t fired = 0;
@@ -450,13 +436,13 @@ class Simulation {
       ++fired;
       if (e.bundle) {
         const auto [peer, vi] = fire_bundle(e.rank, e.index);
-        for (const int next : bundle_dependents[static_cast<std::size_t>(peer)][static_cast<std::size_t>(vi)]) {
+        for (const int next : deps[static_cast<std::size_t>(peer)].bundle_forwards[static_cast<std::size_t>(vi)]) {
           if (--waiting_[static_cast<std::size_t>(peer)][static_cast<std::size_t>(next)] == 0)
             ready.push_back({peer, next, true});
         }
       } else {
         const auto [peer, vi] = fire(e.rank, e.index);
-        for (const int next : dependents[static_cast<std::size_t>(peer)][static_cast<std::size_t>(vi)])
+        for (const int next : deps[static_cast<std::size_t>(peer)].forwards[static_cast<std::size_t>(vi)])
           ready.push_back({peer, next, false});
       }
     }
@@ -708,6 +694,29 @@ SimResult simulate(const CommGraph& graph, const std::vector<Plan>& plans,
 SimResult simulate_alltoall(const CommGraph& graph, const std::vector<Plan>& plans,
                             const std::vector<std::vector<std::uint64_t>>& edge_bytes) {
   return Simulation(graph, plans, nullptr, &edge_bytes).run();
+}
+
+namespace {
+
+std::vector<Plan> selected(const std::vector<MixedPlan>& mixed, const std::vector<std::vector<Variant>>& choices) {
+  std::vector<Plan> plans;
+  plans.reserve(mixed.size());
+  for (std::size_t r = 0; r < mixed.size(); ++r) plans.push_back(select(mixed[r], choices[r]));
+  return plans;
+}
+
+}  // namespace
+
+SimResult simulate_mixed(const CommGraph& graph, const std::vector<MixedPlan>& mixed,
+                         const std::vector<std::vector<Variant>>& choices,
+                         const std::vector<std::uint64_t>& block_bytes) {
+  return simulate(graph, selected(mixed, choices), block_bytes);
+}
+
+SimResult simulate_mixed_alltoall(const CommGraph& graph, const std::vector<MixedPlan>& mixed,
+                                  const std::vector<std::vector<Variant>>& choices,
+                                  const std::vector<std::vector<std::uint64_t>>& edge_bytes) {
+  return simulate_alltoall(graph, selected(mixed, choices), edge_bytes);
 }
 
 std::vector<std::string> compare_with_linear(const SimResult& candidate, const SimResult& linear) {

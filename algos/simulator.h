@@ -1,7 +1,7 @@
 // Whole-communicator simulation in one process: build every rank's plan from
 // a global graph description, match every send with its receive, run the
 // plans to a fixed point on simulated buffers and check the plan properties
-// of DESIGN-NOTES section 4:
+// of docs/DESIGN.md section 4:
 //   (1) every (receiver, slot) gets exactly its source's bytes; nothing else in
 //       any receive buffer is written (kNoRank slots, guards between slots);
 //   (2) sends and receives match one to one and the plans cannot deadlock
@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "algos/mixed_plan.h"
 #include "algos/plan.h"
 #include "algos/plan_stats.h"
 
@@ -70,6 +71,17 @@ SimResult simulate(const CommGraph& graph, const std::vector<Plan>& plans,
 // in s's out-list.
 SimResult simulate_alltoall(const CommGraph& graph, const std::vector<Plan>& plans,
                             const std::vector<std::vector<std::uint64_t>>& edge_bytes);
+
+// One call of mixed plans (mixed_plan.h): per rank its mixed plan and the
+// variant each of its units chose. The call runs, on every rank, the plan
+// select() makes of them: the fragments of the chosen variants and every
+// bundle whole, its pieces of other variants absent.
+SimResult simulate_mixed(const CommGraph& graph, const std::vector<MixedPlan>& mixed,
+                         const std::vector<std::vector<Variant>>& choices,
+                         const std::vector<std::uint64_t>& block_bytes);
+SimResult simulate_mixed_alltoall(const CommGraph& graph, const std::vector<MixedPlan>& mixed,
+                                  const std::vector<std::vector<Variant>>& choices,
+                                  const std::vector<std::vector<std::uint64_t>>& edge_bytes);
 
 // Property (3): what `candidate` moves against what `linear` moves, per
 // origin and in total (payload bytes across nodes and off the origin's GCD),

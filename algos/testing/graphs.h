@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "algos/testing/models.h"
 #include "algos/simulator.h"
+#include "algos/testing/models.h"
 
 namespace nbrcoll::algos::testing {
 

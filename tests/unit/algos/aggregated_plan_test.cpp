@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "algos/testing/graphs.h"
 #include "algos/mixed_plan.h"
+#include "algos/testing/graphs.h"
 #include "tests/unit/algos/test_support.h"
 
 namespace nbrcoll::algos::testing {
@@ -204,14 +204,15 @@ TEST(AggregatedPlan, MixedCallWithEveryPieceAbsentStillDeliversByLinear) {
   const CommGraph g = complete_2x2();
   const auto lin = build_plans(g, build_linear_alltoall_plan);
   const auto agg = build_plans(g, build_aggregated_alltoall_plan);
-  std::vector<Plan> plans;
+  std::vector<MixedPlan> mixed;
+  std::vector<std::vector<Variant>> choices;
   for (int r = 0; r < g.size(); ++r) {
     const auto ur = static_cast<std::size_t>(r);
-    const MixedPlan m =
-        mix_plans({{Variant::kLinear, &lin[ur]}, {Variant::kAggregated, &agg[ur]}}, g.in[ur], g.out[ur].size(), true);
-    plans.push_back(select(m, std::vector<Variant>(m.units.size(), Variant::kLinear)));
+    const MixedPlan& m = mixed.emplace_back(
+        mix_plans({{Variant::kLinear, &lin[ur]}, {Variant::kAggregated, &agg[ur]}}, g.in[ur], g.out[ur].size(), true));
+    choices.emplace_back(m.units.size(), Variant::kLinear);
   }
-  const SimResult r = simulate_alltoall(g, plans, edge_sizes(g, 900));
+  const SimResult r = simulate_mixed_alltoall(g, mixed, choices, edge_sizes(g, 900));
   ASSERT_TRUE(r.ok()) << joined(r.errors);
   // Linear's 4 messages per direction plus the empty network bundle.
   EXPECT_EQ(r.network_messages, (std::vector<std::uint64_t>{0, 5, 5, 0}));

@@ -4,8 +4,8 @@
 // block for a 1024-byte block, then runs the whole-communicator checks.
 #include <gtest/gtest.h>
 
-#include "algos/testing/graphs.h"
 #include "algos/link_class.h"
+#include "algos/testing/graphs.h"
 #include "tests/unit/algos/test_support.h"
 
 namespace nbrcoll::algos::testing {

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <map>
 
-#include "algos/testing/graphs.h"
 #include "algos/grouping.h"
 #include "algos/plan_stats.h"
+#include "algos/testing/graphs.h"
 #include "tests/unit/algos/test_support.h"
 
 namespace nbrcoll::algos::testing {

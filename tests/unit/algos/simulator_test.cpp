@@ -2,8 +2,8 @@
 // one way and expects the matching complaint.
 #include <gtest/gtest.h>
 
-#include "algos/testing/graphs.h"
 #include "algos/tags.h"
+#include "algos/testing/graphs.h"
 #include "tests/unit/algos/test_support.h"
 
 namespace nbrcoll::algos::testing {
