@@ -1,15 +1,16 @@
 #include "bench/nbrcoll_hooks.h"
 
 #include <map>
+#include <optional>
 #include <stdexcept>
 
-#include "support/config.h"
-#include "state/cost_tables.h"
-#include "transport/device/device_call.h"
-#include "support/introspect.h"
-#include "topo/node_topology.h"
 #include "algos/plan.h"
 #include "algos/plan_stats.h"
+#include "state/cost_tables.h"
+#include "support/config.h"
+#include "support/introspect.h"
+#include "topo/node_topology.h"
+#include "transport/device/device_call.h"
 
 namespace nbrbench {
 
@@ -19,6 +20,13 @@ nbrcoll::Algo to_algo(const std::string& name) {
   const auto a = nbrcoll::parse_algo(name);
   if (!a) throw std::invalid_argument("unknown algorithm '" + name + "'");
   return *a;
+}
+
+// The plan variant an algorithm name stands for; none for auto and native.
+std::optional<nbrcoll::algos::Variant> variant_of(const std::string& name) {
+  const nbrcoll::Algo a = to_algo(name);
+  if (a.kind != nbrcoll::Algo::Kind::kFixed) return std::nullopt;
+  return a.variant;
 }
 
 Traffic empty_traffic() {
@@ -51,7 +59,8 @@ std::size_t network_class_index() {
 }
 
 Traffic plan_traffic(MPI_Comm graph_comm, const std::string& algo, const std::function<std::uint64_t(int)>& block_of) {
-  const nbrcoll::algos::Plan* plan = nbrcoll::plan_for(graph_comm, to_algo(algo));
+  const auto variant = variant_of(algo);
+  const nbrcoll::algos::Plan* plan = variant ? nbrcoll::plan_for(graph_comm, *variant) : nullptr;
   if (plan == nullptr) return {};
   const auto stats = nbrcoll::algos::compute_stats(*plan, block_of);
   Traffic t = empty_traffic();
@@ -64,7 +73,8 @@ Traffic plan_traffic(MPI_Comm graph_comm, const std::string& algo, const std::fu
 
 std::optional<Traffic> alltoall_plan_traffic(MPI_Comm graph_comm, const std::string& algo, const EdgeBytes& bytes_of,
                                              const BlockBytes& block_bytes) {
-  const nbrcoll::algos::Plan* plan = nbrcoll::alltoall_plan_for(graph_comm, to_algo(algo));
+  const nbrcoll::algos::Plan* plan =
+      nbrcoll::alltoall_plan_for(graph_comm, variant_of(algo).value_or(nbrcoll::algos::Variant::kLinear));
   if (plan == nullptr) return std::nullopt;
   Traffic t = empty_traffic();
   for (const auto& s : plan->sends) {
@@ -86,7 +96,7 @@ Traffic native_traffic(MPI_Comm graph_comm, int self, const std::vector<int>& ou
                        const std::function<std::uint64_t(std::size_t)>& edge_bytes, const std::vector<int>& node_of) {
   using nbrcoll::algos::LinkClass;
   std::map<int, LinkClass> peer_class;
-  if (const auto* linear = nbrcoll::plan_for(graph_comm, nbrcoll::Algo::kLinear))
+  if (const auto* linear = nbrcoll::plan_for(graph_comm, nbrcoll::algos::Variant::kLinear))
     for (const auto& s : linear->sends) peer_class.emplace(s.peer, s.link);
   Traffic t = empty_traffic();
   for (std::size_t j = 0; j < out.size(); ++j) {

@@ -58,7 +58,7 @@ std::vector<std::uint8_t> link_classes(MPI_Comm comm) {
                                  MPI_INFO_NULL, 0, &graph);
   const auto u = static_cast<std::size_t>(size);
   std::vector<std::uint8_t> row(u, kNoClass);
-  const nbrcoll::algos::Plan* plan = nbrcoll::plan_for(graph, nbrcoll::Algo::kLinear);
+  const nbrcoll::algos::Plan* plan = nbrcoll::plan_for(graph, nbrcoll::algos::Variant::kLinear);
   if (plan != nullptr)
     for (const auto& s : plan->sends) row[static_cast<std::size_t>(s.peer)] = static_cast<std::uint8_t>(s.link);
   int have = plan != nullptr ? 1 : 0;

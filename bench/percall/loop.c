@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int wrap(int v, int n) { return ((v % n) + n) % n; }
+static int wrap(int v, int n) {
+  return ((v % n) + n) % n;
+}
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

@@ -1,4 +1,4 @@
-// What the executor needs to know of an MPI datatype: its size, extent, and
+// What a call's layout needs to know of an MPI datatype: its size, extent, and
 // whether `count` elements lie in memory as size*count bytes in type-map order
 // (then we move bytes in place; otherwise we pack and unpack with MPI).
 #pragma once

@@ -3,20 +3,31 @@
 #include <new>
 
 #include "support/log.h"
-#include "call/progress.h"
+#include "transport/device/backend_loader.h"
 
 namespace nbrcoll {
 
-Operation::Operation(std::shared_ptr<const GraphInfo> info, const RunnablePlan& plan, std::shared_ptr<OwnedComm> comm,
-                     int tag_offset, CallScratch& borrowed)
-    : info_(std::move(info)), plan_(plan), comm_(std::move(comm)), tag_offset_(tag_offset), scratch_(&borrowed) {}
+namespace {
 
-Operation::Operation(std::shared_ptr<const GraphInfo> info, const RunnablePlan& plan, std::shared_ptr<OwnedComm> comm,
-                     int tag_offset, std::unique_ptr<CallScratch> owned)
+// Where the messages of a call at `tag_offset` (its window in the handle's
+// tag block) travel: the handle's channel, addressed by world rank on the
+// shared communicator.
+Channel channel_of(const GraphInfo& info, const OwnedComm& own, int tag_offset) {
+  return Channel{own.comm, own.shared ? &info.process_of : nullptr, own.tag_base + tag_offset};
+}
+
+}  // namespace
+
+Operation::Operation(std::shared_ptr<const GraphInfo> info, const algos::Schedule& schedule,
+                     std::shared_ptr<OwnedComm> comm, const Decision& decision, CallScratch& borrowed)
+    : info_(std::move(info)), schedule_(schedule), comm_(std::move(comm)), decision_(decision), scratch_(&borrowed) {}
+
+Operation::Operation(std::shared_ptr<const GraphInfo> info, const algos::Schedule& schedule,
+                     std::shared_ptr<OwnedComm> comm, const Decision& decision, std::unique_ptr<CallScratch> owned)
     : info_(std::move(info)),
-      plan_(plan),
+      schedule_(schedule),
       comm_(std::move(comm)),
-      tag_offset_(tag_offset),
+      decision_(decision),
       owned_(std::move(owned)),
       scratch_(owned_.get()) {}
 
@@ -34,37 +45,51 @@ void Operation::prepare() {
   }
 }
 
-void Operation::start(const DeviceRouting* device) {
-  device_ = device;
-  run_.emplace(plan_, scratch_->choice, scratch_->layout, scratch_->bundles, scratch_->run,
-               channel_of(*info_, *comm_, tag_offset_), device);
-  run_->start();
+void Operation::start(int tag_offset) {
+  prepare();
+  tag_offset_ = tag_offset;
+  channel_ = channel_of(*info_, *comm_, tag_offset);
+  CallScratch& s = *scratch_;
+  if (decision_.path == Path::kLinear) {
+    run_.emplace<LinearRun>(schedule_, s.choice, s.layout.blocks(), s.requests, channel_);
+  } else if (decision_.transport == TransportKind::kHost) {
+    run_.emplace<EngineRun<HostTransport>>(schedule_, s, schedule_.mixed.plan, channel_, s.requests);
+  } else {
+    if (const nbrcoll_device_backend* backend = device_backend()) device_.emplace(*backend);
+    run_.emplace<EngineRun<DeviceTransport>>(schedule_, s, schedule_, channel_, s.routing,
+                                             device_ ? &*device_ : nullptr, s.requests, s.device);
+  }
+  std::visit(
+      [](auto& run) {
+        if constexpr (requires { run.engine; }) {
+          run.engine.start();
+        } else if constexpr (requires { run.start(); }) {
+          run.start();
+        }
+      },
+      run_);
 }
 
 bool Operation::progress(bool block) {
   if (done()) return true;
-  if (!run_->step(block)) return false;
-  int rc = run_->error();
-  if (rc == MPI_SUCCESS)
-    rc = scratch_->layout.finish(scratch_->args, plan_.mixed, scratch_->choice, device_, comm_->comm);
+  int rc = MPI_SUCCESS;
+  const bool finished = std::visit(
+      [&](auto& run) {
+        if constexpr (requires { run.engine; }) {
+          if (!run.engine.step(block)) return false;
+          rc = run.engine.error();
+        } else if constexpr (requires { run.step(block); }) {
+          if (!run.step(block)) return false;
+          rc = run.error();
+        }
+        return true;
+      },
+      run_);
+  if (!finished) return false;
+  if (rc == MPI_SUCCESS) rc = scratch_->layout.unpack(scratch_->args);
   if (error_ == MPI_SUCCESS) error_ = rc;
   done_.store(true, std::memory_order_release);
   return true;
-}
-
-int begin_call(CallSequence& sequence, const GraphInfo& info) {
-  const auto w = static_cast<std::size_t>(sequence.calls % static_cast<std::uint64_t>(info.tag_windows));
-  sequence.window.resize(static_cast<std::size_t>(info.tag_windows));
-  if (const std::shared_ptr<Operation>& previous = sequence.window[w]; previous && !previous->done()) {
-    wait_tracked(*previous);
-  }
-  sequence.window[w].reset();
-  ++sequence.calls;
-  return static_cast<int>(w) * info.tag_stride;
-}
-
-void remember_in_flight(CallSequence& sequence, const GraphInfo& info, int tag_offset, std::shared_ptr<Operation> op) {
-  sequence.window[static_cast<std::size_t>(tag_offset / info.tag_stride)] = std::move(op);
 }
 
 }  // namespace nbrcoll

@@ -1,8 +1,8 @@
-// One neighborhood collective call that nbrcoll runs: its arguments, its
-// buffers' layout, the variant of every origin and the run of its plan. A
-// blocking call drives it to the end at once; a nonblocking or persistent
-// one is advanced by the progress engine (progress.h) inside the MPI calls
-// the application makes.
+// One neighborhood collective call that nbrcoll runs: its buffers' layout
+// and the run its decision names (the host fast path, or the schedule
+// engine on the host or device transport). A blocking call drives it to
+// the end at once; a nonblocking or persistent one is advanced by the
+// progress engine (progress.h) inside the MPI calls the application makes.
 #pragma once
 
 #include <mpi.h>
@@ -10,30 +10,50 @@
 #include <atomic>
 #include <memory>
 #include <optional>
+#include <variant>
 
+#include "call/decide.h"
+#include "call/scratch.h"
+#include "engine/engine.h"
 #include "state/comm_state.h"
-#include "engine/executor.h"
+#include "transport/channel.h"
+#include "transport/device/device_call.h"
+#include "transport/device/device_transport.h"
+#include "transport/host.h"
+#include "transport/linear_run.h"
 
 namespace nbrcoll {
 
+// The schedule engine with the transport it runs on (the engine refers to it).
+template <class Transport>
+struct EngineRun {
+  template <class... TransportArgs>
+  EngineRun(const algos::Schedule& schedule, CallScratch& s, TransportArgs&&... args)
+      : transport(std::forward<TransportArgs>(args)...),
+        engine(schedule, s.choice, s.layout.blocks(), s.bundles, s.engine, transport) {}
+  Transport transport;
+  engine::Engine<Transport> engine;
+};
+
 class Operation {
  public:
-  // `plan` belongs to `info` (its allgather or alltoall plan). A blocking
-  // call borrows the communicator state's scratch; a nonblocking one owns its own.
-  Operation(std::shared_ptr<const GraphInfo> info, const RunnablePlan& plan, std::shared_ptr<OwnedComm> comm,
-            int tag_offset, CallScratch& borrowed);
-  Operation(std::shared_ptr<const GraphInfo> info, const RunnablePlan& plan, std::shared_ptr<OwnedComm> comm,
-            int tag_offset, std::unique_ptr<CallScratch> owned);
+  // `schedule` belongs to `info` (its allgather or alltoall schedule). A
+  // blocking call borrows the communicator handle's scratch; a nonblocking
+  // one owns its own. `decision`: decide()'s, for a call nbrcoll takes.
+  Operation(std::shared_ptr<const GraphInfo> info, const algos::Schedule& schedule, std::shared_ptr<OwnedComm> comm,
+            const Decision& decision, CallScratch& borrowed);
+  Operation(std::shared_ptr<const GraphInfo> info, const algos::Schedule& schedule, std::shared_ptr<OwnedComm> comm,
+            const Decision& decision, std::unique_ptr<CallScratch> owned);
   Operation(const Operation&) = delete;
   Operation& operator=(const Operation&) = delete;
 
   [[nodiscard]] CallScratch& scratch() { return *scratch_; }
-  // Packs the send blocks and lays out the receive side; a rank that cannot
-  // still takes part, hollow, and reports the error at the end.
-  void prepare();
-  // `device`: the routing of a call in a process with a GPU runtime (it
-  // must outlive the call); nullptr in host-only processes.
-  void start(const DeviceRouting* device = nullptr);
+  [[nodiscard]] const GraphInfo& info() const { return *info_; }
+  [[nodiscard]] int tag_offset() const { return tag_offset_; }
+  // Packs the send blocks and lays out the receive side (a rank that cannot
+  // still takes part, hollow, and reports the error at the end), then
+  // starts the run on the call's tag window (progress.h: launch()).
+  void start(int tag_offset);
   // Advances the call; `block`: may wait inside the MPI. True once done
   // (every message completed, received blocks in the user's buffer).
   bool progress(bool block);
@@ -42,23 +62,20 @@ class Operation {
   [[nodiscard]] int error() const { return error_; }
 
  private:
-  std::shared_ptr<const GraphInfo> info_;  // keeps `plan_` alive
-  const RunnablePlan& plan_;
+  void prepare();
+
+  std::shared_ptr<const GraphInfo> info_;  // keeps `schedule_` alive
+  const algos::Schedule& schedule_;
   std::shared_ptr<OwnedComm> comm_;  // the channel outlives a freed user handle
-  int tag_offset_;                   // this call's tag window
+  Decision decision_;
   std::unique_ptr<CallScratch> owned_;
   CallScratch* scratch_;
-  std::optional<PlanExecution> run_;
-  const DeviceRouting* device_ = nullptr;
+  int tag_offset_ = 0;  // this call's tag window in its handle's block
+  Channel channel_;
+  std::optional<DeviceCall> device_;  // the device transport's resources; outlives the run
+  std::variant<std::monostate, LinearRun, EngineRun<HostTransport>, EngineRun<DeviceTransport>> run_;
   int error_ = MPI_SUCCESS;
   std::atomic<bool> done_{false};  // read by threads waiting for a tracked call
 };
-
-// The tag offset of the next call of `sequence` (a call still in flight in
-// its window ends first); counts the call.
-int begin_call(CallSequence& sequence, const GraphInfo& info);
-// `op`, a call now in flight at `tag_offset`, is the one a later call in
-// that window waits for.
-void remember_in_flight(CallSequence& sequence, const GraphInfo& info, int tag_offset, std::shared_ptr<Operation> op);
 
 }  // namespace nbrcoll

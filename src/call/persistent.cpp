@@ -64,12 +64,9 @@ bool start_persistent(MPI_Request* request, int& rc) {
   }
   rc = PMPI_Start(&call->carrier);
   if (rc != MPI_SUCCESS) return true;
-  const int tag_offset = begin_call(*call->sequence, *call->info);
-  auto op = std::make_shared<Operation>(call->info, *call->plan, call->comm, tag_offset, call->scratch);
-  op->prepare();
-  op->start();
-  remember_in_flight(*call->sequence, *call->info, tag_offset, op);
-  track_started(std::move(op), call->carrier, call->trigger, call);
+  auto op = std::make_shared<Operation>(call->info, *call->schedule, call->comm, call->decision, call->scratch);
+  launch(*op, *call->sequence);
+  track_started(std::move(op), *call->sequence, call->carrier, call->trigger, call);
   return true;
 }
 

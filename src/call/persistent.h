@@ -10,15 +10,18 @@
 
 #include <memory>
 
+#include "call/decide.h"
+#include "call/scratch.h"
 #include "state/comm_state.h"
 
 namespace nbrcoll {
 
 #if MPI_VERSION >= 4
-// One persistent call: arguments, sizes and variants fixed at init.
+// One persistent call: arguments, sizes, variants and path decided at init.
 struct PersistentCall {
   std::shared_ptr<const GraphInfo> info;
-  const RunnablePlan* plan = nullptr;  // one of info's plans
+  const algos::Schedule* schedule = nullptr;  // one of info's schedules
+  Decision decision;
   std::shared_ptr<OwnedComm> comm;
   std::shared_ptr<CallSequence> sequence;  // the communicator handle's
   CallScratch scratch;

@@ -8,8 +8,9 @@
 #include <mutex>
 #include <vector>
 
-#include "support/log.h"
 #include "call/operation.h"
+#include "state/comm_state.h"
+#include "support/log.h"
 
 namespace nbrcoll {
 
@@ -82,13 +83,31 @@ void advance_locked() {
   }
 }
 
+// `op`, a call now in flight, is the one a later call in its window waits for.
+void remember_in_flight(CallSequence& sequence, const std::shared_ptr<Operation>& op) {
+  sequence.window[static_cast<std::size_t>(op->tag_offset() / op->info().tag_stride)] = op;
+}
+
 }  // namespace
+
+void launch(Operation& op, CallSequence& sequence) {
+  const GraphInfo& info = op.info();
+  const auto w = static_cast<std::size_t>(sequence.calls % static_cast<std::uint64_t>(info.tag_windows));
+  sequence.window.resize(static_cast<std::size_t>(info.tag_windows));
+  if (const std::shared_ptr<Operation>& previous = sequence.window[w]; previous && !previous->done()) {
+    wait_tracked(*previous);
+  }
+  sequence.window[w].reset();
+  ++sequence.calls;
+  op.start(static_cast<int>(w) * info.tag_stride);
+}
 
 bool calls_in_flight() {
   return g_count.load(std::memory_order_acquire) != 0;
 }
 
-int track(std::shared_ptr<Operation> op, MPI_Request* request) {
+int track(std::shared_ptr<Operation> op, CallSequence& sequence, MPI_Request* request) {
+  remember_in_flight(sequence, op);
   auto* outcome = new Outcome;
   MPI_Request req = MPI_REQUEST_NULL;
   const int rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, outcome, &req);
@@ -105,8 +124,9 @@ int track(std::shared_ptr<Operation> op, MPI_Request* request) {
   return MPI_SUCCESS;
 }
 
-void track_started(std::shared_ptr<Operation> op, MPI_Request carrier, MPI_Request trigger,
+void track_started(std::shared_ptr<Operation> op, CallSequence& sequence, MPI_Request carrier, MPI_Request trigger,
                    std::shared_ptr<void> owner) {
+  remember_in_flight(sequence, op);
   const std::lock_guard<std::mutex> lock(g_mutex);
   g_calls.push_back({std::move(op), carrier, nullptr, trigger, std::move(owner)});
   g_count.fetch_add(1, std::memory_order_release);

@@ -13,17 +13,25 @@
 namespace nbrcoll {
 
 class Operation;
+struct CallSequence;
+
+// The launch sequence of every call nbrcoll runs, blocking, nonblocking or
+// persistent: the call takes the next tag window of its communicator handle
+// (a call still in flight in that window ends first, the calls in flight
+// advancing meanwhile) and starts there.
+void launch(Operation& op, CallSequence& sequence);
 
 // Whether some nonblocking nbrcoll call has not yet completed its request.
 bool calls_in_flight();
 
-// Takes a started call and gives the application its request.
-int track(std::shared_ptr<Operation> op, MPI_Request* request);
+// Takes a launched nonblocking call (a later call of `sequence` in its tag
+// window waits for it) and gives the application its request.
+int track(std::shared_ptr<Operation> op, CallSequence& sequence, MPI_Request* request);
 
-// Takes a started persistent call: `carrier` (the application's request,
+// Takes a launched persistent call: `carrier` (the application's request,
 // started) completes through `trigger` when the call is done; `owner` is
 // kept alive until then.
-void track_started(std::shared_ptr<Operation> op, MPI_Request carrier, MPI_Request trigger,
+void track_started(std::shared_ptr<Operation> op, CallSequence& sequence, MPI_Request carrier, MPI_Request trigger,
                    std::shared_ptr<void> owner);
 
 // Advances every call in flight once, without blocking; completes the

@@ -4,9 +4,9 @@
 #include <mutex>
 #include <new>
 
-#include "support/log.h"
 #include "state/shared_comm.h"
 #include "state/tag_blocks.h"
+#include "support/log.h"
 
 namespace nbrcoll {
 
@@ -156,10 +156,6 @@ MPI_Comm channel_comm(CommState& state) {
   if (!state.own) return MPI_COMM_NULL;
   complete_idup(*state.own);
   return state.own->comm;
-}
-
-Channel channel_of(const GraphInfo& info, const OwnedComm& own, int tag_offset) {
-  return Channel{own.comm, own.shared ? &info.process_of : nullptr, own.tag_base + tag_offset};
 }
 
 }  // namespace nbrcoll

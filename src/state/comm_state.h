@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "algos/cost_model.h"
-#include "engine/executor.h"
 #include "algos/plan.h"
+#include "algos/schedule.h"
 
 namespace nbrcoll {
 
@@ -33,8 +33,8 @@ struct GraphInfo {
   algos::Plan aggregated;
   algos::Plan alltoall_linear;
   algos::Plan alltoall_aggregated;
-  RunnablePlan plan;      // allgather(v): the three, mixed: each call picks a variant per origin
-  RunnablePlan alltoall;  // neighbor alltoall(v): linear and aggregated, mixed per edge
+  algos::Schedule plan;      // allgather(v): the three, mixed: each call picks a variant per origin
+  algos::Schedule alltoall;  // neighbor alltoall(v): linear and aggregated, mixed per edge
   // The cost model's predicted time of each variant per block size, the
   // same on every rank (cost_tables.h), and what auto chooses from: the
   // same without a variant that never wins.
@@ -70,16 +70,8 @@ struct CallSequence {
   std::vector<std::shared_ptr<Operation>> window;
 };
 
-// What one call needs besides the plan, kept between calls so that a call
-// allocates nothing once sizes have been seen (one call at a time per
-// communicator handle, as MPI requires of collectives).
-struct CallScratch {
-  CallArgs args;
-  CallLayout layout;
-  CallChoice choice;
-  BundleStore bundles;
-  RunScratch run;
-};
+// What a call needs besides its schedule (call/scratch.h).
+struct CallScratch;
 
 // One per communicator handle. A duplicate shares `info` but gets a channel
 // of its own, so two handles never mix messages. Where the process-wide
@@ -125,7 +117,7 @@ struct CommState {
   std::shared_ptr<OwnedComm> own;          // this handle's channel
   std::shared_ptr<OwnedComm> idup_source;  // what our pending idup reads, kept alive with us
   std::shared_ptr<CallSequence> sequence;  // calls on this handle (persistent requests share it)
-  CallScratch scratch;
+  std::shared_ptr<CallScratch> scratch;    // this handle's blocking calls', made by the first
 };
 
 // Attach freshly built state and its channel to `graph_comm` (creates the
@@ -139,9 +131,5 @@ CommState* find_state(MPI_Comm comm);
 // The communicator of `state`'s channel (completing a duplicate's idup on
 // first use), or MPI_COMM_NULL if it could not be made.
 MPI_Comm channel_comm(CommState& state);
-
-// Where the messages of a call of `state` at `tag_offset` (its window,
-// begin_call) travel.
-Channel channel_of(const GraphInfo& info, const OwnedComm& own, int tag_offset);
 
 }  // namespace nbrcoll

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "state/comm_state.h"
 #include "algos/cost_model.h"
+#include "state/comm_state.h"
 
 namespace nbrcoll {
 

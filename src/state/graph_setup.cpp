@@ -14,14 +14,14 @@
 #include <tuple>
 #include <vector>
 
-#include "support/config.h"
 #include "state/cost_tables.h"
-#include "topo/locality.h"
-#include "support/log.h"
-#include "topo/node_topology.h"
 #include "state/places.h"
 #include "state/shared_comm.h"
 #include "state/tag_blocks.h"
+#include "support/config.h"
+#include "support/log.h"
+#include "topo/locality.h"
+#include "topo/node_topology.h"
 
 namespace nbrcoll {
 
@@ -168,13 +168,13 @@ void build_plans(algos::PlanInput& input, GraphInfo& info) {
   info.linear = algos::build_linear_plan(input);
   info.leader = algos::build_leader_plan(input);
   std::tie(info.aggregated, info.alltoall_aggregated) = algos::build_aggregated_plans(input);
-  info.plan = make_runnable(algos::mix_plans({{Variant::kLinear, &info.linear},
-                                              {Variant::kLeader, &info.leader},
-                                              {Variant::kAggregated, &info.aggregated}},
-                                             input.in, input.out.size(), false),
-                            info.node_of);
+  info.plan = algos::compile_schedule(algos::mix_plans({{Variant::kLinear, &info.linear},
+                                                        {Variant::kLeader, &info.leader},
+                                                        {Variant::kAggregated, &info.aggregated}},
+                                                       input.in, input.out.size(), false),
+                                      info.node_of);
   info.alltoall_linear = algos::build_linear_alltoall_plan(input);
-  info.alltoall = make_runnable(
+  info.alltoall = algos::compile_schedule(
       algos::mix_plans({{Variant::kLinear, &info.alltoall_linear}, {Variant::kAggregated, &info.alltoall_aggregated}},
                        input.in, input.out.size(), true),
       info.node_of);

@@ -9,9 +9,9 @@
 #include <cstdlib>
 #include <limits>
 
-#include "topo/locality.h"
 #include "support/log.h"
 #include "support/size_parse.h"
+#include "topo/locality.h"
 
 namespace nbrcoll {
 
@@ -24,25 +24,23 @@ std::string lower(std::string s) {
 }  // namespace
 
 const char* algo_name(Algo a) {
-  switch (a) {
-    case Algo::kAuto:
+  switch (a.kind) {
+    case Algo::Kind::kAuto:
       return "auto";
-    case Algo::kLeader:
-      return "leader";
-    case Algo::kAggregated:
-      return "aggregated";
-    case Algo::kLinear:
-      return "linear";
-    case Algo::kNative:
+    case Algo::Kind::kNative:
       return "native";
+    case Algo::Kind::kFixed:
+      return algos::variant_name(a.variant);
   }
   return "?";
 }
 
 std::optional<Algo> parse_algo(const std::string& value) {
   const std::string s = lower(value);
-  for (Algo a : {Algo::kAuto, Algo::kLeader, Algo::kLinear, Algo::kAggregated, Algo::kNative}) {
-    if (s == algo_name(a)) return a;
+  if (s == "auto") return Algo::automatic();
+  if (s == "native") return Algo::native();
+  for (const algos::Variant v : algos::kAllVariants) {
+    if (s == algos::variant_name(v)) return Algo::fixed(v);
   }
   return std::nullopt;
 }
@@ -290,17 +288,18 @@ const Config& config() {
 }
 
 namespace {
-// -1: no override; else the Algo value.
+// -1: no override; else kind * kVariantCount + variant.
 std::atomic<int> g_override{-1};
 }  // namespace
 
 void set_algo_override(std::optional<Algo> algo) {
-  g_override.store(algo ? static_cast<int>(*algo) : -1);
+  g_override.store(algo ? static_cast<int>(algo->kind) * algos::kVariantCount + static_cast<int>(algo->variant) : -1);
 }
 
 Algo effective_algo() {
   const int o = g_override.load();
-  return o >= 0 ? static_cast<Algo>(o) : config().algo;
+  if (o < 0) return config().algo;
+  return {static_cast<Algo::Kind>(o / algos::kVariantCount), static_cast<algos::Variant>(o % algos::kVariantCount)};
 }
 
 }  // namespace nbrcoll

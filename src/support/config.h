@@ -1,4 +1,4 @@
-// Configuration from the environment (DESIGN-NOTES.md §6), parsed once.
+// Configuration from the environment (NBRCOLL_*), parsed once.
 #pragma once
 
 #include <cstddef>
@@ -7,13 +7,26 @@
 #include <string>
 #include <vector>
 
+#include "algos/variant.h"
+
 namespace nbrcoll {
 
-enum class Algo { kAuto, kLeader, kLinear, kAggregated, kNative };
+// NBRCOLL_ALGO: the cost model's variant per block (auto), the MPI's own
+// collective (native), or one variant (algos/variant.h) for every block.
+struct Algo {
+  enum class Kind : std::uint8_t { kAuto, kNative, kFixed };
+  Kind kind = Kind::kAuto;
+  algos::Variant variant = algos::Variant::kLinear;  // kFixed only
+  static constexpr Algo automatic() { return {}; }
+  static constexpr Algo native() { return {Kind::kNative, algos::Variant::kLinear}; }
+  static constexpr Algo fixed(algos::Variant v) { return {Kind::kFixed, v}; }
+  [[nodiscard]] constexpr bool is(algos::Variant v) const { return kind == Kind::kFixed && variant == v; }
+  friend constexpr bool operator==(const Algo&, const Algo&) = default;
+};
 enum class LogLevel { kNone, kWarn, kInfo, kTrace };
 
 struct Config {
-  Algo algo = Algo::kAuto;
+  Algo algo = Algo::automatic();
   // Bytes per block. Set: auto moves smaller blocks by linear and larger
   // ones by leader (no cost model). Unset: only device calls use it.
   std::size_t threshold = 32 * 1024;
@@ -22,7 +35,7 @@ struct Config {
   // the built-in named like the topology model, else "generic".
   std::string machine;
   std::string topo = "auto";  // auto | flat | model name | file path
-  int ranks_per_node = 0;     // 0: nodes from MPI_COMM_TYPE_SHARED
+  int ranks_per_node = 0;     // >0: emulated nodes of world rank / k; 0: hostname and boot id
   double watchdog = 0;        // seconds: report calls that run longer (0: off)
   LogLevel debug = LogLevel::kWarn;
   bool disable = false;           // NBRCOLL_DISABLE=1: everything to PMPI

@@ -5,19 +5,24 @@
 
 namespace nbrcoll {
 
-const algos::Plan* plan_for(MPI_Comm graph_comm, Algo algo) {
+const algos::Plan* plan_for(MPI_Comm graph_comm, algos::Variant variant) {
   const CommState* state = find_state(graph_comm);
   if (state == nullptr) return nullptr;
-  if (algo == Algo::kLinear) return &state->info->linear;
-  if (algo == Algo::kLeader) return &state->info->leader;
-  if (algo == Algo::kAggregated) return &state->info->aggregated;
+  switch (variant) {
+    case algos::Variant::kLinear:
+      return &state->info->linear;
+    case algos::Variant::kLeader:
+      return &state->info->leader;
+    case algos::Variant::kAggregated:
+      return &state->info->aggregated;
+  }
   return nullptr;
 }
 
-const algos::Plan* alltoall_plan_for(MPI_Comm graph_comm, Algo algo) {
+const algos::Plan* alltoall_plan_for(MPI_Comm graph_comm, algos::Variant variant) {
   const CommState* state = find_state(graph_comm);
   if (state == nullptr) return nullptr;
-  return algo == Algo::kAggregated ? &state->info->alltoall_aggregated : &state->info->alltoall_linear;
+  return variant == algos::Variant::kAggregated ? &state->info->alltoall_aggregated : &state->info->alltoall_linear;
 }
 
 CostView costs_for(MPI_Comm graph_comm, bool alltoall) {

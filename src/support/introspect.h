@@ -6,20 +6,20 @@
 
 #include <string>
 
-#include "support/config.h"
 #include "algos/cost_model.h"
 #include "algos/plan.h"
+#include "support/config.h"
 
 namespace nbrcoll {
 
-// This rank's plan for `algo` (kLinear, kLeader or kAggregated) on
-// `graph_comm`, or nullptr when nbrcoll holds no state for it.
-const algos::Plan* plan_for(MPI_Comm graph_comm, Algo algo);
-
-// This rank's neighbor alltoall plan for `algo` on `graph_comm` (the
-// aggregated one for kAggregated, else linear), or nullptr when nbrcoll
+// This rank's plan of `variant` on `graph_comm`, or nullptr when nbrcoll
 // holds no state for it.
-const algos::Plan* alltoall_plan_for(MPI_Comm graph_comm, Algo algo);
+const algos::Plan* plan_for(MPI_Comm graph_comm, algos::Variant variant);
+
+// This rank's neighbor alltoall plan of `variant` on `graph_comm` (the
+// aggregated one for kAggregated, else linear: alltoall has no leader
+// plan), or nullptr when nbrcoll holds no state for it.
+const algos::Plan* alltoall_plan_for(MPI_Comm graph_comm, algos::Variant variant);
 
 // The cost model's predicted time of every variant on `graph_comm`
 // (allgather or alltoall plans), what auto chooses from, and the machine's

@@ -1,7 +1,5 @@
 #include "support/log.h"
 
-#include <mpi.h>
-
 #include <atomic>
 #include <cstdarg>
 #include <cstdio>
@@ -25,17 +23,19 @@ const char* level_name(LogLevel l) {
   return "";
 }
 
+// -2: not known yet.
+std::atomic<int> g_rank{-2};
+
+// The world rank MPI_Init gave (set_log_rank), else the launcher's.
 int world_rank() {
-  int initialized = 0;
-  int finalized = 0;
-  PMPI_Initialized(&initialized);
-  PMPI_Finalized(&finalized);
-  if (!initialized || finalized) return -1;
-  int rank = -1;
-  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
+  const int known = g_rank.load(std::memory_order_relaxed);
+  return known != -2 ? known : launcher_rank();
 }
 }  // namespace
+
+void set_log_rank(int world_rank) {
+  g_rank.store(world_rank, std::memory_order_relaxed);
+}
 
 void set_log_level(LogLevel level) {
   g_level.store(static_cast<int>(level));

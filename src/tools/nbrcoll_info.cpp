@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "support/config.h"
+#include "support/version.h"
 #include "topo/node_topology.h"
 #include "topo/providers.h"
-#include "support/version.h"
 
 namespace {
 

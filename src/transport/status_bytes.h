@@ -3,7 +3,7 @@
 // MPI: _ucount; MPICH: count_lo plus count_hi_and_cancelled above its
 // cancelled bit), which costs a few instructions where MPI_Get_count costs
 // about 45 (callgrind, Open MPI 4.1.4), and every call of nbrcoll's reads one
-// per receive (executor.cpp, came_short). Any other MPI: MPI_Get_elements_x
+// per receive (the transports and the host fast path). Any other MPI: MPI_Get_elements_x
 // of MPI_BYTE. tests/mpi/status_bytes.cpp checks the first two against it.
 #pragma once
 

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "support/config.h"
+#include "support/log.h"
 #include "transport/device/open_backend.h"
 #include "transport/device/runtime_probe.h"
-#include "support/log.h"
 
 namespace nbrcoll {
 

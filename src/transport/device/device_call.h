@@ -1,7 +1,7 @@
 // The device side of one call whose buffers are device memory: the runtime
-// work the executor asks for, on process-wide resources (IPC caches, a few
+// work the device transport asks for, on process-wide resources (IPC caches, a few
 // streams, an event pool, pinned staging buffers) that live as long as the
-// process. The executor keeps the order of things; this does the GPU part.
+// process. The engine and transport keep the order of things; this does the GPU part.
 #pragma once
 
 #include <cstdint>

@@ -22,7 +22,7 @@ TEST(Config, DefaultsWithEmptyEnvironment) {
   std::vector<std::string> warnings;
   const Config c = parse({}, warnings);
   EXPECT_TRUE(warnings.empty());
-  EXPECT_EQ(c.algo, Algo::kAuto);
+  EXPECT_EQ(c.algo, Algo::automatic());
   EXPECT_EQ(c.threshold, 32u * 1024u);
   EXPECT_FALSE(c.threshold_set);  // auto follows the cost model
   EXPECT_TRUE(c.machine.empty());
@@ -67,7 +67,7 @@ TEST(Config, GoodValues) {
                           {"NBRCOLL_DEVICE_MAP", "3,2,1,0"}},
                          warnings);
   EXPECT_TRUE(warnings.empty());
-  EXPECT_EQ(c.algo, Algo::kLeader);
+  EXPECT_EQ(c.algo, Algo::fixed(algos::Variant::kLeader));
   EXPECT_EQ(c.threshold, 64u * 1024u);
   EXPECT_TRUE(c.threshold_set);
   EXPECT_EQ(c.topo, "frontier");
@@ -102,7 +102,7 @@ TEST(Config, BadValuesWarnOnceEachAndKeepDefaults) {
                          warnings);
   EXPECT_EQ(warnings.size(), 8u);
   for (const auto& w : warnings) EXPECT_NE(w.find("ignoring NBRCOLL_"), std::string::npos) << w;
-  EXPECT_EQ(c.algo, Algo::kAuto);
+  EXPECT_EQ(c.algo, Algo::automatic());
   EXPECT_EQ(c.threshold, 32u * 1024u);
   EXPECT_EQ(c.topo, "auto");
   EXPECT_EQ(c.ranks_per_node, 0);
@@ -120,8 +120,8 @@ TEST(Config, OverflowingSizeIsRejected) {
 }
 
 TEST(Config, OverrideWinsOverEnvironment) {
-  set_algo_override(Algo::kLinear);
-  EXPECT_EQ(effective_algo(), Algo::kLinear);
+  set_algo_override(Algo::fixed(algos::Variant::kLinear));
+  EXPECT_EQ(effective_algo(), Algo::fixed(algos::Variant::kLinear));
   set_algo_override(std::nullopt);
   EXPECT_EQ(effective_algo(), config().algo);
 }
@@ -141,7 +141,7 @@ TEST(Config, KeywordsAreCaseInsensitive) {
                           {"NBRCOLL_GPU_AWARE", "AUTO"}},
                          warnings);
   EXPECT_TRUE(warnings.empty());
-  EXPECT_EQ(c.algo, Algo::kLeader);
+  EXPECT_EQ(c.algo, Algo::fixed(algos::Variant::kLeader));
   EXPECT_EQ(c.debug, LogLevel::kInfo);
   EXPECT_TRUE(c.disable);
   EXPECT_FALSE(c.device_ipc);

@@ -1,0 +1,159 @@
+#include "call/decide.h"
+
+#include <algorithm>
+#include <atomic>
+
+#include "call/device_sides.h"
+#include "support/config.h"
+#include "support/log.h"
+
+namespace nbrcoll {
+
+namespace {
+
+using algos::Variant;
+
+// Every entry point once, at NBRCOLL_DEBUG=info: proof that nbrcoll took it.
+void log_taken_once(Kind kind, Mode mode) {
+  static std::atomic<unsigned> seen{0};
+  const unsigned bit = 1U << (static_cast<unsigned>(kind) + 4U * static_cast<unsigned>(mode));
+  if (!log_enabled(LogLevel::kInfo) || (seen.fetch_or(bit) & bit) != 0) return;
+  log(LogLevel::kInfo, "nbrcoll takes %s", mpi_name(kind, mode));
+}
+
+// The variant of every unit: rule(B(unit)), B read from the unit's send
+// block or receive slot, the same number on both ends of a block in a
+// correct program.
+template <class Rule>
+void assign_variants(const algos::Schedule& schedule, const CallLayout& layout, Rule rule,
+                     std::vector<Variant>& variant) {
+  const std::vector<algos::Unit>& units = schedule.mixed.units;
+  variant.resize(units.size());
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    const algos::Unit& u = units[i];
+    variant[i] = rule(u.send_block >= 0 ? layout.send_bytes(static_cast<std::size_t>(u.send_block))
+                                        : layout.slot_bytes(static_cast<std::size_t>(u.slot)));
+  }
+}
+
+void trace(const UserCall& c, Mode mode, const CommState* state, const Decision& d, const CallScratch& s) {
+  if (!d.taken()) {
+    log(LogLevel::kTrace, "%s: to the MPI (%s)", mpi_name(c.kind, mode), d.handoff);
+    return;
+  }
+  std::size_t by[algos::kVariantCount] = {};
+  for (const Variant v : s.choice.variant) ++by[static_cast<int>(v)];
+  log(LogLevel::kTrace,
+      "%s #%llu: own block %llu B; of %zu blocks %zu by linear, %zu by leader, %zu by aggregated; bundles %s; %s; "
+      "%s transport (%s)",
+      mpi_name(c.kind, mode), static_cast<unsigned long long>(state->sequence->calls + 1),
+      static_cast<unsigned long long>(s.layout.send_bytes()), s.choice.variant.size(), by[0], by[1], by[2],
+      s.choice.bundles ? "on" : "off", d.path == Path::kLinear ? "host fast path" : "schedule engine",
+      d.transport == TransportKind::kDevice ? "device" : "host", d.why);
+}
+
+}  // namespace
+
+Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) {
+  Decision d;
+  const auto done = [&]() -> Decision {
+    if (log_enabled(LogLevel::kTrace)) trace(c, mode, state, d, s);
+    return d;
+  };
+  const auto hand_off = [&](const char* why) {
+    d.handoff = why;
+    return done();
+  };
+
+  // ---- Calls the MPI runs itself.
+  const Algo algo = effective_algo();
+  if (config().disable) return hand_off("NBRCOLL_DISABLE=1");
+  if (state == nullptr) return hand_off("not a communicator nbrcoll set up");
+  if (algo.kind == Algo::Kind::kNative) return hand_off("NBRCOLL_ALGO=native");
+  const GraphInfo& info = *state->info;
+  if (!acceptable(c, info.in, info.out, info.any_real_out, s.args))
+    return hand_off("an argument error, which the MPI reports as it would without nbrcoll");
+  if (channel_comm(*state) == MPI_COMM_NULL) return hand_off("this handle has no channel");
+  // Processes with a GPU runtime run blocking allgather(v) only.
+  const bool device = device_process();
+  if (device && c.alltoall()) return hand_off("alltoall in a process with a GPU runtime");
+  if (device && mode != Mode::kBlocking)
+    return hand_off("a nonblocking or persistent call in a process with a GPU runtime");
+
+  // ---- The blocks' sizes: what every variant is chosen from.
+  log_taken_once(c.kind, mode);
+  d.error = s.layout.measure(s.args, info.in);
+  if (d.error != MPI_SUCCESS) return done();
+
+  // ---- The variant of every block, and whether bundles travel.
+  const algos::Schedule& schedule = c.alltoall() ? info.alltoall : info.plan;
+  std::vector<Variant>& variant = s.choice.variant;
+  const auto all = [&](Variant v) {
+    assign_variants(
+        schedule, s.layout, [v](std::uint64_t) { return v; }, variant);
+  };
+  s.choice.bundles = false;
+  if (algo.is(Variant::kLinear)) {
+    all(Variant::kLinear);
+    d.why = "NBRCOLL_ALGO";
+  } else if (algo.is(Variant::kLeader)) {
+    // Alltoall has no leader plan.
+    all(c.alltoall() ? Variant::kLinear : Variant::kLeader);
+    d.why = c.alltoall() ? "NBRCOLL_ALGO=leader, alltoall has no leader plan: linear" : "NBRCOLL_ALGO";
+  } else if (algo.is(Variant::kAggregated) && device) {
+    // Bundles are packed on the host.
+    all(Variant::kLinear);
+    d.why = "NBRCOLL_ALGO=aggregated in a process with a GPU runtime: linear";
+  } else if (algo.is(Variant::kAggregated)) {
+    s.choice.bundles = true;
+    all(Variant::kAggregated);
+    d.why = "NBRCOLL_ALGO";
+  } else if (mode != Mode::kBlocking) {
+    // A leader or an owner forwards only inside an MPI call nbrcoll sees; a
+    // rank blocked elsewhere in the MPI would stall its peers.
+    all(Variant::kLinear);
+    d.why = "auto, nonblocking or persistent: linear";
+  } else if (info.nodes == 1 && !device) {
+    // On one node host buffers gain nothing from leaders or owners: no
+    // network bytes or messages to save, only extra copies.
+    all(Variant::kLinear);
+    d.why = "auto, one node: linear";
+  } else if (config().threshold_set || device) {
+    // No cost model: leader from the threshold (device buffers always).
+    const std::uint64_t threshold = config().threshold;
+    if (c.alltoall()) {
+      all(Variant::kLinear);
+    } else {
+      assign_variants(
+          schedule, s.layout,
+          [threshold](std::uint64_t b) { return b >= threshold ? Variant::kLeader : Variant::kLinear; }, variant);
+    }
+    d.why = c.alltoall() ? "auto by threshold, alltoall: linear"
+            : device     ? "auto, device process: leader for blocks >= NBRCOLL_THRESHOLD"
+                         : "auto: leader for blocks >= NBRCOLL_THRESHOLD";
+  } else {
+    // The cost model's cheapest variant at each block's size; bundles travel
+    // where the table offers aggregated at all.
+    const algos::CostTable& table = c.alltoall() ? info.alltoall_costs : info.gather_costs;
+    s.choice.bundles =
+        std::find(table.variants.begin(), table.variants.end(), Variant::kAggregated) != table.variants.end();
+    assign_variants(
+        schedule, s.layout, [&table](std::uint64_t b) { return table.cheapest(b); }, variant);
+    d.why = "auto: the cost model's cheapest per block";
+  }
+
+  // ---- Transport and path.
+  if (device) {
+    d.transport = TransportKind::kDevice;
+    d.path = Path::kEngine;
+    s.routing = device_routing(info, *state->own, s);
+  } else {
+    d.transport = TransportKind::kHost;
+    const bool all_linear =
+        std::all_of(variant.begin(), variant.end(), [](Variant v) { return v == Variant::kLinear; });
+    d.path = all_linear && !s.choice.bundles && !schedule.forwards(Variant::kLinear) ? Path::kLinear : Path::kEngine;
+  }
+  return done();
+}
+
+}  // namespace nbrcoll

@@ -1,0 +1,52 @@
+// One place decides what a call does (decide()): hand it to the MPI, with
+// the reason, or run it, with the variant of every block, bundles on or
+// off, the host fast path or the schedule engine, and the host or device
+// transport. Every rank reaches the same choice for every block without
+// talking: each block's variant comes from its size, which both of its ends
+// know, and the cost table graph creation made identical on every rank
+// (state/cost_tables.h); whether bundles travel depends only on the
+// setting, the call's mode and that table, never on sizes. A fragment's
+// route on the device transport is its sender's alone to choose (where its
+// bytes lie; transport/device/route.h), announced by the message itself.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+
+#include "call/scratch.h"
+#include "call/user_call.h"
+#include "state/comm_state.h"
+
+namespace nbrcoll {
+
+// How a call nbrcoll runs is run.
+enum class Path : std::uint8_t {
+  kLinear,  // the host fast path (transport/linear_run.h): every block linear, no bundles, nothing forwarded
+  kEngine,  // the schedule engine (engine/engine.h)
+};
+enum class TransportKind : std::uint8_t {
+  kHost,    // PMPI point-to-point on the buffers (transport/host.h)
+  kDevice,  // a process with a GPU runtime: routes per fragment, notes, IPC (transport/device/)
+};
+
+struct Decision {
+  // nullptr: nbrcoll runs the call; else why it goes to the MPI as it is.
+  const char* handoff = nullptr;
+  // The error of a datatype query while sizing the blocks: the call fails
+  // with it (the same way on every rank of a correct program).
+  int error = MPI_SUCCESS;
+  Path path = Path::kEngine;
+  TransportKind transport = TransportKind::kHost;
+  const char* why = "";  // why these variants
+  [[nodiscard]] bool taken() const { return handoff == nullptr; }
+};
+
+// What `c` (in `mode`, on a communicator whose nbrcoll state is `state`,
+// null where there is none) will do on this rank. Fills the scratch: the
+// arguments, the block sizes (layout.measure), the variant of every unit
+// and bundles (choice), and in a process with a GPU runtime the device
+// routing. At NBRCOLL_DEBUG=trace prints the decision, one line.
+Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s);
+
+}  // namespace nbrcoll

@@ -1,0 +1,52 @@
+// Where the bytes of every block of one call live: the user's buffers where
+// the datatypes allow it (in-order contiguous types), a packed stage
+// otherwise (the MPI packs and unpacks with MPI_Pack / MPI_Unpack). The
+// engine sees only the resulting table of addresses and sizes (blocks()).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "call/arguments.h"
+#include "call/datatype.h"
+#include "engine/blocks.h"
+
+namespace nbrcoll {
+
+// `base` + `offset` bytes as an address, also for MPI_BOTTOM (a null base
+// with absolute displacements in the datatype).
+inline char* offset_address(const void* base, MPI_Aint offset) {
+  return reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(offset));
+}
+
+class CallLayout {
+ public:
+  // Block sizes only (no allocation): what the variant of every block and
+  // the byte ranges are computed from. MPI_SUCCESS or the error of a type query.
+  int measure(const CallArgs& args, const std::vector<int>& in_list);
+  // Pack buffers and the packed send blocks. MPI_SUCCESS or an error; after
+  // an error the layout is hollow (see make_hollow).
+  int prepare(const CallArgs& args, const std::vector<int>& in_list);
+  // Every block empty and nowhere: the rank still sends and receives one
+  // message per fragment (so its peers complete), moving no bytes.
+  void make_hollow();
+  // After the call's run: staged receive blocks unpacked into the user's buffer.
+  int unpack(const CallArgs& args) const;
+
+  [[nodiscard]] const engine::BlockTable& blocks() const { return blocks_; }
+  [[nodiscard]] std::uint64_t send_bytes(std::size_t block = 0) const { return blocks_.send_size(block); }
+  [[nodiscard]] std::uint64_t slot_bytes(std::size_t slot) const { return blocks_.slot_bytes[slot]; }
+  [[nodiscard]] bool send_packed() const { return !send_type_.in_place; }
+  [[nodiscard]] bool recv_packed() const { return !recv_type_.in_place; }
+
+ private:
+  TypeLayout send_type_;
+  TypeLayout recv_type_;
+  engine::BlockTable blocks_;
+  std::vector<char> send_stage_;
+  std::vector<char> recv_stage_;
+};
+
+}  // namespace nbrcoll

@@ -1,0 +1,85 @@
+// Graph creation: the MPI's own, then nbrcoll's set-up on the communicator
+// it made (state/graph_setup.h), collective over it. Either every rank
+// attaches state or none does.
+#include <mpi.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "state/comm_state.h"
+#include "state/cost_tables.h"
+#include "state/graph_setup.h"
+#include "support/config.h"
+#include "support/log.h"
+#include "support/plan_summary.h"
+#include "support/version.h"
+
+namespace {
+
+// NBRCOLL_DEBUG=info: one line on world rank 0 at the first graph: what
+// this library is and how it is set.
+void banner_once(int world_rank) {
+  using namespace nbrcoll;
+  static std::atomic<bool> shown{false};
+  if (world_rank != 0 || shown.exchange(true)) return;
+  char mpi[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+  int length = 0;
+  PMPI_Get_library_version(mpi, &length);
+  std::string first_line(mpi);
+  first_line = first_line.substr(0, first_line.find_first_of("\n,"));
+  const Config& c = config();
+  log(LogLevel::kInfo,
+      "nbrcoll %s (built for %s) on %s; NBRCOLL_ALGO=%s NBRCOLL_THRESHOLD=%zu NBRCOLL_TOPO=%s "
+      "NBRCOLL_RANKS_PER_NODE=%d NBRCOLL_WATCHDOG=%g",
+      build_info().version, build_info().mpi, first_line.c_str(), algo_name(effective_algo()), c.threshold,
+      c.topo.c_str(), c.ranks_per_node, c.watchdog);
+}
+
+// Build and attach our state to a graph communicator PMPI just made. All ranks
+// agree on the outcome, so either every rank has state or none has (a mix
+// would send some ranks to PMPI and others to our plan).
+void setup(MPI_Comm graph) {
+  using namespace nbrcoll;
+  if (config().disable || graph == MPI_COMM_NULL) return;
+  GraphSetup made = setup_graph(graph);
+  if (!made.info) return;
+  if (log_enabled(LogLevel::kInfo)) {
+    const GraphInfo& info = *made.info;
+    banner_once(info.process_of[static_cast<std::size_t>(info.rank)]);
+    log(LogLevel::kInfo, "%s", summarize_plans(info).c_str());
+    if (info.rank == 0) {
+      log(LogLevel::kInfo, "auto on this graph (machine %s): allgather %s; alltoall %s", machine_model().name.c_str(),
+          info.gather_costs.describe().c_str(), info.alltoall_costs.describe().c_str());
+    }
+  }
+  attach_state(graph, made.info, made.channel);
+}
+
+bool is_intercomm(MPI_Comm comm) {
+  int inter = 0;
+  return comm != MPI_COMM_NULL && PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && inter;
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[],
+                                   int outdegree, const int destinations[], const int destweights[], MPI_Info info,
+                                   int reorder, MPI_Comm* comm_dist_graph) {
+  const int rc = PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations,
+                                                 destweights, info, reorder, comm_dist_graph);
+  if (rc == MPI_SUCCESS && !is_intercomm(comm_old)) setup(*comm_dist_graph);
+  return rc;
+}
+
+int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[],
+                          const int weights[], MPI_Info info, int reorder, MPI_Comm* comm_dist_graph) {
+  const int rc =
+      PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
+  if (rc == MPI_SUCCESS && !is_intercomm(comm_old)) setup(*comm_dist_graph);
+  return rc;
+}
+
+}  // extern "C"

@@ -1,0 +1,41 @@
+// MPI_Init and MPI_Init_thread: the MPI's own, then nbrcoll's process-wide
+// state while every world rank is here anyway: the shared communicator that
+// carries every graph's messages (state/shared_comm.h) and every world
+// rank's place (state/graph_setup.h). MPI_Finalize is in completion.cpp.
+#include <mpi.h>
+
+#include "state/graph_setup.h"
+#include "state/shared_comm.h"
+#include "support/log.h"
+
+namespace {
+
+// After the MPI's own initialisation: nbrcoll's process-wide communicator and
+// every world rank's place (shared_comm.h, graph_setup.h).
+void initialise() {
+  int rank = -1;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  nbrcoll::set_log_rank(rank);
+  nbrcoll::open_shared_comm();
+  nbrcoll::gather_world_places();
+}
+
+}  // namespace
+
+extern "C" {
+
+// Initialisation: the MPI's own, then nbrcoll's process-wide communicator
+// (shared_comm.h), while every world rank is here anyway.
+int MPI_Init(int* argc, char*** argv) {
+  const int rc = PMPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS) initialise();
+  return rc;
+}
+
+int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  const int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS) initialise();
+  return rc;
+}
+
+}  // extern "C"
