@@ -1,15 +1,14 @@
 #!/bin/bash
-# The tables of bench/RESULTS.md "Every size: aggregation and the cost model"
-# (issue 11): 2 emulated nodes x 8 ranks at 1 Gbit/s (network namespaces;
-# needs root) and 16 ranks on one host, every algorithm interleaved in one
-# run per pattern, with the cost model's prediction beside each median
+# The tables of bench/RESULTS.md "Every size: aggregation and the cost model":
+# 2 emulated nodes x 8 ranks at 1 Gbit/s (network namespaces; needs root)
+# and 16 ranks on one host, every algorithm interleaved in one run per pattern, with the cost model's prediction beside each median
 # (machine file: the calibration of this cluster, bench/results/model/).
 # Needs build/ with the benchmark (scripts/build.sh). About 10 minutes.
 # (One host: 15 iterations; 7 left its 16 ranks on 2 cores within noise of 1.6x.)
 set -u
 cd "$(dirname "$0")/../../.."
 B=$PWD/build/bin/nbrcoll-bench
-O=${OUT:-$PWD/bench/results/issue11}  # OUT=dir: write there instead
+O=${OUT:-$PWD/bench/results/side-by-side}  # OUT=dir: write there instead
 export NBRCOLL_TOPO=frontier
 export NBRCOLL_MACHINE=$PWD/bench/results/model/emulated-netns-1gbit.machine
 cluster() { timeout 1800 bench/cluster/run.sh --nodes 2 --ranks-per-node 8 --rate 1gbit -- "$B" "$@"; }
