@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "nbrcoll/nbrcoll.h"
-#include "bench/nbrcoll_hooks.h"
 #include "bench/core/round_order.h"
+#include "bench/nbrcoll_hooks.h"
+#include "nbrcoll/nbrcoll.h"
 
 namespace nbrbench {
 

@@ -16,9 +16,9 @@
 #include "bench/core/options.h"
 #include "bench/device_buffers.h"
 #include "bench/harness.h"
-#include "nbrcoll/nbrcoll.h"
 #include "bench/nbrcoll_hooks.h"
 #include "bench/patterns.h"
+#include "nbrcoll/nbrcoll.h"
 
 using namespace nbrbench;
 

@@ -12,9 +12,9 @@
 #include <memory>
 
 #include "algos/cost_model.h"
-#include "algos/testing/graphs.h"
 #include "algos/mixed_plan.h"
 #include "algos/plan.h"
+#include "algos/testing/graphs.h"
 
 namespace {
 

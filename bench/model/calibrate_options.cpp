@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
-#include "bench/model/cli_numbers.h"
 #include "bench/core/sizes.h"
+#include "bench/model/cli_numbers.h"
 
 namespace nbrcalib {
 

@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "bench/model/model_options.h"
-#include "algos/testing/models.h"
 #include "algos/simulator.h"
+#include "algos/testing/models.h"
 #include "bench/core/sparse.h"
+#include "bench/model/model_options.h"
 
 namespace nbrmodel {
 

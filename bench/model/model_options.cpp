@@ -4,9 +4,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "bench/model/cli_numbers.h"
 #include "bench/core/matrix_gen.h"
 #include "bench/core/sizes.h"
+#include "bench/model/cli_numbers.h"
 
 namespace nbrmodel {
 

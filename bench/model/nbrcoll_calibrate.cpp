@@ -13,13 +13,13 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "bench/core/sizes.h"
 #include "bench/model/calibrate_core.h"
 #include "bench/model/calibrate_measure.h"
 #include "bench/model/calibrate_options.h"
-#include "support/config.h"
 #include "nbrcoll/nbrcoll.h"
+#include "support/config.h"
 #include "topo/node_topology.h"
-#include "bench/core/sizes.h"
 
 using namespace nbrcalib;
 namespace algos = nbrcoll::algos;

@@ -1,10 +1,10 @@
+#include "bench/core/graph.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <map>
 #include <sstream>
-
-#include "bench/core/graph.h"
 
 using namespace nbrbench;
 

@@ -20,9 +20,13 @@ void fake_cuda_mark_device(const void* p, size_t bytes) {
   ++ranges_;
 }
 
-void fake_cuda_clear(void) { ranges_ = 0; }
+void fake_cuda_clear(void) {
+  ranges_ = 0;
+}
 
-long fake_cuda_queries(void) { return queries_; }
+long fake_cuda_queries(void) {
+  return queries_;
+}
 
 int cuPointerGetAttribute(void* data, int attribute, unsigned long long ptr) {
   ++queries_;

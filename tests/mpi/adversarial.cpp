@@ -425,15 +425,15 @@ void sender_that_cannot_pack() {
     rc = MPI_Neighbor_allgather(&unused, 0, MPI_BYTE, recv.base, 3, type, g);
   }
   MPI_Type_free(&type);
-  check(error_class(rc) != MPI_SUCCESS, "unpackable (rank " + std::to_string(g_rank) +
-                                            "): success without rank 0's block (3 GiB, non-contiguous)");
+  check(error_class(rc) != MPI_SUCCESS,
+        "unpackable (rank " + std::to_string(g_rank) + "): success without rank 0's block (3 GiB, non-contiguous)");
   // The same graph again, 100 bytes from rank 0.
   std::vector<unsigned char> block(100);
   for (std::size_t i = 0; i < block.size(); ++i) block[i] = pattern(0, i);
   Area area(block.size());
   const bool receives = g_rank != 0;
-  rc = MPI_Neighbor_allgather(block.data(), g_rank == 0 ? 100 : 0, MPI_BYTE, area.data(), receives ? 100 : 0,
-                              MPI_BYTE, g);
+  rc = MPI_Neighbor_allgather(block.data(), g_rank == 0 ? 100 : 0, MPI_BYTE, area.data(), receives ? 100 : 0, MPI_BYTE,
+                              g);
   check(rc == MPI_SUCCESS, "unpackable, then 100 bytes (rank " + std::to_string(g_rank) + "): error class " +
                                std::to_string(error_class(rc)));
   if (receives)

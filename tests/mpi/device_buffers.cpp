@@ -29,9 +29,9 @@
 #include <string>
 #include <vector>
 
+#include "tests/mpi/test_graphs.h"
 #include "transport/device/backend_abi.h"
 #include "transport/device/open_backend.h"
-#include "tests/mpi/test_graphs.h"
 
 namespace {
 

@@ -16,16 +16,16 @@
 #include <map>
 
 #include "state/comm_state.h"
-#include "support/config.h"
 #include "state/cost_tables.h"
 #include "state/graph_setup.h"
-#include "topo/locality.h"
-#include "tests/mpi/mpi_check.h"
-#include "topo/node_topology.h"
 #include "state/places.h"
 #include "state/shared_comm.h"
 #include "state/tag_blocks.h"
+#include "support/config.h"
+#include "tests/mpi/mpi_check.h"
 #include "tests/mpi/test_graphs.h"
+#include "topo/locality.h"
+#include "topo/node_topology.h"
 
 namespace {
 

@@ -22,10 +22,10 @@
 #include <vector>
 
 #include "state/comm_state.h"
-#include "support/config.h"
-#include "tests/mpi/mpi_check.h"
 #include "state/shared_comm.h"
 #include "state/tag_blocks.h"
+#include "support/config.h"
+#include "tests/mpi/mpi_check.h"
 #include "tests/mpi/test_graphs.h"
 
 using nbt::check;

@@ -5,6 +5,8 @@
 // receives of exactly their size and larger ones (a short message: what
 // came_short in executor.cpp looks for), completed by MPI_Wait and by
 // MPI_Waitall.
+#include "transport/status_bytes.h"
+
 #include <mpi.h>
 
 #include <cstdint>
@@ -12,7 +14,6 @@
 #include <vector>
 
 #include "tests/mpi/mpi_check.h"
-#include "transport/status_bytes.h"
 
 namespace {
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "nbrcoll/nbrcoll.h"
 #include "topo/json.h"
 #include "topo/models.h"
-#include "nbrcoll/nbrcoll.h"
 #include "topo/node_topology.h"
 
 namespace {

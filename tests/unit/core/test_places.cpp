@@ -8,8 +8,8 @@
 #include <map>
 #include <random>
 
-#include "topo/locality.h"
 #include "state/places.h"
+#include "topo/locality.h"
 
 namespace nbrcoll {
 namespace {

@@ -59,13 +59,12 @@ std::string frontier_xml() {
     for (int g = 0; g < 8; ++g) {
       if (kFrontierNuma[static_cast<std::size_t>(g)] != numa) continue;
       x += "    <pci busid=\"0000:" + std::string(kBus[g]) + ":00.0\" class=\"0x038000\">\n";
-      x +=
-          "      <gpu dev=\"" + std::to_string(g) + "\" rank=\"" + std::to_string(g) + "\" gcn=\"gfx90a\">\n";
+      x += "      <gpu dev=\"" + std::to_string(g) + "\" rank=\"" + std::to_string(g) + "\" gcn=\"gfx90a\">\n";
       for (int p = 0; p < 8; ++p) {
         const int c = kFrontierLinks[static_cast<std::size_t>(g * 8 + p)];
         if (c > 0)
-          x += "        <xgmi target=\"0000:" + std::string(kBus[p]) + ":00.0\" count=\"" +
-               std::to_string(c) + "\" tclass=\"0x038000\"/>\n";
+          x += "        <xgmi target=\"0000:" + std::string(kBus[p]) + ":00.0\" count=\"" + std::to_string(c) +
+               "\" tclass=\"0x038000\"/>\n";
       }
       x += "      </gpu>\n    </pci>\n";
     }

@@ -99,8 +99,7 @@ TEST(Json, ExactShape) {
 TEST(Json, BrokenTopologyDoesNotCrash) {
   NodeTopology t;
   t.devices = 3;  // but no matrices
-  EXPECT_EQ(to_json(t),
-            "{\"devices\":3,\"source\":\"\",\"package\":[],\"numa\":[],\"links\":[],\"hops\":[]}");
+  EXPECT_EQ(to_json(t), "{\"devices\":3,\"source\":\"\",\"package\":[],\"numa\":[],\"links\":[],\"hops\":[]}");
 }
 
 }  // namespace

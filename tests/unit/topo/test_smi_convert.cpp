@@ -154,8 +154,7 @@ TEST(MapHipToSmi, ByPciBusIdIgnoringVisibleDevices) {
   EXPECT_EQ(map_hip_to_smi({"0000:aa:00.0", "garbage"}, smi), (std::vector<int>{-1, -1}));
   // Partitions: several SMI devices at one address (partition bits 28..31 differ).
   const std::vector<std::uint64_t> parts = {smi_id(0x11) | (0u << 28), smi_id(0x11) | (1u << 28)};
-  EXPECT_EQ(map_hip_to_smi({"0000:11:00.0", "0000:11:00.0", "0000:11:00.0"}, parts),
-            (std::vector<int>{0, 1, -1}));
+  EXPECT_EQ(map_hip_to_smi({"0000:11:00.0", "0000:11:00.0", "0000:11:00.0"}, parts), (std::vector<int>{0, 1, -1}));
   EXPECT_TRUE(map_hip_to_smi({}, smi).empty());
 }
 

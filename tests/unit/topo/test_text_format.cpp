@@ -37,8 +37,7 @@ TEST(TextFormat, FullFrontierFile) {
 }
 
 TEST(TextFormat, DefaultsDeriveFromLinks) {
-  const LoadResult r =
-      parse_topology_text("devices 8\r\nlinks\r\n" + matrix_text(topo_test::kFrontierLinks, 8), "x");
+  const LoadResult r = parse_topology_text("devices 8\r\nlinks\r\n" + matrix_text(topo_test::kFrontierLinks, 8), "x");
   ASSERT_EQ(r.error, "");
   EXPECT_EQ(r.topology.hops, topo_test::kFrontierHops);
   EXPECT_EQ(r.topology.package, topo_test::kFrontierPackage);
