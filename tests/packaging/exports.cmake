@@ -1,5 +1,11 @@
-# cmake -DLIB=libnbrcoll.so -DMPI_VERSION=3.1 -P exports.cmake
-# libnbrcoll.so exports exactly the MPI entry points it takes and nbrcoll_version.
+# cmake -DLIB=libnbrcoll.so -DMPI_VERSION=3.1 [-DFLAVOUR=openmpi|mpich -DFORTRAN_BINDINGS=mpifh,f08] -P exports.cmake
+# libnbrcoll.so exports exactly the MPI entry points it takes and nbrcoll_version:
+# the C names, and the Fortran names of the bindings that reach nbrcoll only
+# through them (src/entry/fortran/calls.tbl): Open MPI's mpif.h / use mpi
+# names in every mangling its libmpi_mpifh has, and mpi_x_f08_ for each call;
+# MPICH's mpi_x_f08_ for the calls without a choice buffer (its other
+# routines call the C names).
+cmake_minimum_required(VERSION 3.25)
 execute_process(COMMAND nm -D --defined-only ${LIB} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "nm -D ${LIB} failed (rc=${rc}): ${err}")
@@ -22,6 +28,23 @@ if(MPI_VERSION VERSION_GREATER_EQUAL 4)
   list(APPEND expected MPI_Start MPI_Startall MPI_Neighbor_allgather_init MPI_Neighbor_allgatherv_init
                        MPI_Neighbor_alltoall_init MPI_Neighbor_alltoallv_init)
 endif()
+string(REPLACE "," ";" _bindings "${FORTRAN_BINDINGS}")
+set(_calls ${expected})
+list(REMOVE_ITEM _calls nbrcoll_version)
+foreach(c ${_calls})
+  string(REGEX REPLACE "^MPI_" "" name "${c}")
+  string(TOLOWER "${name}" lower)
+  string(TOUPPER "${name}" upper)
+  if(FLAVOUR STREQUAL "openmpi" AND "mpifh" IN_LIST _bindings)
+    list(APPEND expected MPI_${upper} mpi_${lower} mpi_${lower}_ mpi_${lower}__ ${c}_f ${c}_f08)
+  endif()
+  if(FLAVOUR STREQUAL "openmpi" AND "f08" IN_LIST _bindings)
+    list(APPEND expected mpi_${lower}_f08_)
+  endif()
+  if(FLAVOUR STREQUAL "mpich" AND "f08" IN_LIST _bindings AND NOT name MATCHES "eighbor_")
+    list(APPEND expected mpi_${lower}_f08_)
+  endif()
+endforeach()
 list(SORT expected)
 if(NOT names STREQUAL expected)
   message(FATAL_ERROR "${LIB} exports '${names}', expected '${expected}'")
