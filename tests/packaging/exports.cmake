@@ -1,10 +1,10 @@
 # cmake -DLIB=libnbrcoll.so -DMPI_VERSION=3.1 [-DFLAVOUR=openmpi|mpich -DFORTRAN_BINDINGS=mpifh,f08] -P exports.cmake
 # libnbrcoll.so exports exactly the MPI entry points it takes and nbrcoll_version:
-# the C names, and the Fortran names of the bindings that reach nbrcoll only
-# through them (src/entry/fortran/calls.tbl): Open MPI's mpif.h / use mpi
-# names in every mangling its libmpi_mpifh has, and mpi_x_f08_ for each call;
-# MPICH's mpi_x_f08_ for the calls without a choice buffer (its other
-# routines call the C names).
+# the C names, and the Fortran names (src/entry/fortran/calls.tbl): the
+# mpif.h / use mpi names in every mangling the MPI's Fortran library has
+# (MPI_X, mpi_x, mpi_x_, mpi_x__, and Open MPI's MPI_X_f, MPI_X_f08), and the
+# use mpi_f08 ones, mpi_x_f08_ (MPICH: the calls without a choice buffer; its
+# others call the C names).
 cmake_minimum_required(VERSION 3.25)
 execute_process(COMMAND nm -D --defined-only ${LIB} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
@@ -35,8 +35,11 @@ foreach(c ${_calls})
   string(REGEX REPLACE "^MPI_" "" name "${c}")
   string(TOLOWER "${name}" lower)
   string(TOUPPER "${name}" upper)
+  if("mpifh" IN_LIST _bindings)
+    list(APPEND expected MPI_${upper} mpi_${lower} mpi_${lower}_ mpi_${lower}__)
+  endif()
   if(FLAVOUR STREQUAL "openmpi" AND "mpifh" IN_LIST _bindings)
-    list(APPEND expected MPI_${upper} mpi_${lower} mpi_${lower}_ mpi_${lower}__ ${c}_f ${c}_f08)
+    list(APPEND expected ${c}_f ${c}_f08)
   endif()
   if(FLAVOUR STREQUAL "openmpi" AND "f08" IN_LIST _bindings)
     list(APPEND expected mpi_${lower}_f08_)

@@ -182,19 +182,76 @@ class Statuses {
 }  // namespace ompi
 
 #elif defined(NBRCOLL_FORTRAN_MPICH)
-// ---- MPICH's use mpi_f08 routines without a choice buffer -------------------
+// ---- MPICH (src/binding/fortran: mpif_h, use_mpi_f08) ------------------------
 // MPICH's handles and requests are C ints and its TYPE(MPI_Status) is the C
 // MPI_Status: arguments go to C as they are.
-namespace mpich_f08 {
-
 static_assert(std::is_same_v<MPI_Comm, MPI_Fint> && std::is_same_v<MPI_Request, MPI_Fint>,
               "MPICH's handles are INTEGERs");
 static_assert(sizeof(MPI_Status) == sizeof(MPI_F08_status), "MPICH's TYPE(MPI_Status) is its C status");
 
 template <class Handle>
-Handle* handle(MPI_Fint* f) {
+Handle* mpich_handle(MPI_Fint* f) {
   return f;
 }
+
+// Symbols of MPICH's Fortran library, looked up in the process as the
+// dynamic linker resolves MPICH's own references to them: only a program
+// that has that library can call these entry points.
+template <class T>
+T* fortran_symbol(const char* name) {
+  return static_cast<T*>(dlsym(RTLD_DEFAULT, name));
+}
+
+namespace mpich_mpif {
+
+// The addresses of mpif.h's sentinels, which MPICH's mpirinitf_ (a Fortran
+// routine that sees the common blocks) records on the first call.
+struct Symbols {
+  int* need_init = fortran_symbol<int>("MPIR_F_NeedInit");
+  void (*initf)() = reinterpret_cast<void (*)()>(dlsym(RTLD_DEFAULT, "mpirinitf_"));
+  void* const* bottom = fortran_symbol<void* const>("MPIR_F_MPI_BOTTOM");
+  void* const* unweighted = fortran_symbol<void* const>("MPIR_F_MPI_UNWEIGHTED");
+  void* const* weights_empty = fortran_symbol<void* const>("MPIR_F_MPI_WEIGHTS_EMPTY");
+};
+
+inline const Symbols& symbols() {
+  static const Symbols s;
+  return s;
+}
+
+inline void prologue() {
+  const Symbols& s = symbols();
+  if (s.need_init != nullptr && *s.need_init != 0 && s.initf != nullptr) {
+    s.initf();
+    *s.need_init = 0;
+  }
+}
+
+inline bool is(const void* p, void* const* sentinel) {
+  return sentinel != nullptr && p == *sentinel;
+}
+
+inline void* buffer(void* b) {
+  return is(b, symbols().bottom) ? MPI_BOTTOM : b;
+}
+
+inline const int* weights(MPI_Fint* w) {
+  if (is(w, symbols().unweighted)) return MPI_UNWEIGHTED;
+  if (is(w, symbols().weights_empty)) return MPI_WEIGHTS_EMPTY;
+  return w;
+}
+
+// MPI_F_STATUS(ES)_IGNORE: mpi.h's, set by mpirinitf_ too.
+inline MPI_Status* status(MPI_Fint* s) {
+  return s == MPI_F_STATUS_IGNORE ? MPI_STATUS_IGNORE : reinterpret_cast<MPI_Status*>(s);
+}
+inline MPI_Status* statuses(MPI_Fint* s) {
+  return s == MPI_F_STATUSES_IGNORE ? MPI_STATUSES_IGNORE : reinterpret_cast<MPI_Status*>(s);
+}
+
+}  // namespace mpich_mpif
+
+namespace mpich_f08 {
 
 // MPI_STATUS_IGNORE / MPI_STATUSES_IGNORE of use mpi_f08 are these objects
 // (mpi.h declares them; MPICH's routines find them the same way).
@@ -208,16 +265,14 @@ inline MPI_Status* statuses(MPI_Fint* s) {
 }
 
 // MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY of use mpi_f08 are variables of
-// MPICH's Fortran module mpi_f08_link_constants (gfortran's names below, in
-// libmpifort / libmpichfort); MPICH's routines replace them by the C values
-// its library keeps in MPIR_C_MPI_UNWEIGHTED / MPIR_C_MPI_WEIGHTS_EMPTY.
-// Looked up in the process, as the dynamic linker resolves MPICH's own
-// references: only a program that uses mpi_f08 can call these routines.
+// MPICH's Fortran module mpi_f08_link_constants (gfortran's names below);
+// MPICH's routines replace them by the C values its library keeps in
+// MPIR_C_MPI_UNWEIGHTED / MPIR_C_MPI_WEIGHTS_EMPTY.
 struct WeightSymbols {
-  const void* unweighted = dlsym(RTLD_DEFAULT, "__mpi_f08_link_constants_MOD_mpi_unweighted");
-  const void* empty = dlsym(RTLD_DEFAULT, "__mpi_f08_link_constants_MOD_mpi_weights_empty");
-  int* const* c_unweighted = static_cast<int* const*>(dlsym(RTLD_DEFAULT, "MPIR_C_MPI_UNWEIGHTED"));
-  int* const* c_empty = static_cast<int* const*>(dlsym(RTLD_DEFAULT, "MPIR_C_MPI_WEIGHTS_EMPTY"));
+  const void* unweighted = fortran_symbol<const void>("__mpi_f08_link_constants_MOD_mpi_unweighted");
+  const void* empty = fortran_symbol<const void>("__mpi_f08_link_constants_MOD_mpi_weights_empty");
+  int* const* c_unweighted = fortran_symbol<int* const>("MPIR_C_MPI_UNWEIGHTED");
+  int* const* c_empty = fortran_symbol<int* const>("MPIR_C_MPI_WEIGHTS_EMPTY");
 };
 
 inline const int* weights(MPI_Fint* w) {
