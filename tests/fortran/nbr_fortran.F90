@@ -116,7 +116,9 @@ contains
     write (*, '(a,i0,a,i0,a)') 'FAIL: rank ', rank, ': ', failures, ' failed'
     error stop 1
   end if
-  if (rank == 0) write (*, '(a,a,a,i0,a)') 'PASS ', trim(mode), ' (rank 0: ', areas, ' receive areas checked)'
+  if (rank == 0 .and. mode == 'observe') write (*, '(a)') 'PASS observe'
+  if (rank == 0 .and. mode /= 'observe') write (*, '(a,a,a,i0,a)') 'PASS ', trim(mode), ' (rank 0: ', areas, &
+                                                                   ' receive areas checked)'
   end subroutine main
 
   ! ---- bookkeeping -----------------------------------------------------------

@@ -13,8 +13,9 @@ Each wrapper converts its arguments the way the MPI's own Fortran binding
 converts them (the "style" of that binding, below), calls nbrcoll's C entry
 point MPI_<call> and converts back. What each style does with each kind was
 read from the MPIs' own bindings (Open MPI 4.1 ompi/mpi/fortran/mpif-h/*.c,
-MPICH 4.0 maint/local_python/binding_f08.py and the routines in Debian's
-libmpichfort.so): see fortran_support.h for the primitives.
+MPICH 4.0 maint/local_python/binding_f77.py and binding_f08.py, and the
+routines in Debian's libmpichfort.so): see fortran_support.h for the
+primitives.
 """
 
 import argparse
@@ -43,6 +44,7 @@ def common_arg(row, style, kind, n):
     if kind not in COMMON_ARGS:
         raise SystemExit("%s: the %s style has no handler for kind %s" % (row.line, style, kind))
     return COMMON_ARGS[kind].format(n=n)
+
 
 # Which conversion style each MPI's binding has. Open MPI's use mpi_f08
 # routines hand their arguments (TYPE(MPI_Comm) as its INTEGER MPI_VAL,
