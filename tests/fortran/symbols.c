@@ -18,7 +18,9 @@ static const char* library_of(const char* symbol) {
   return info.dli_fname;
 }
 
-static int in_nbrcoll(const char* library) { return strstr(library, "nbrcoll") != NULL; }
+static int in_nbrcoll(const char* library) {
+  return strstr(library, "nbrcoll") != NULL;
+}
 
 // want_nbrcoll: 1 the symbol must be nbrcoll's, 0 it must be the MPI's.
 static int check(const char* symbol, int want_nbrcoll) {
@@ -31,15 +33,39 @@ static int check(const char* symbol, int want_nbrcoll) {
 // binding: 1 mpif.h or use mpi, 2 use mpi_f08.
 int nbr_check_symbols(int binding) {
   static const char* const calls[] = {
-    "Init", "Init_thread", "Finalize", "Dist_graph_create_adjacent", "Dist_graph_create",
-    "Neighbor_allgather", "Neighbor_allgatherv", "Neighbor_alltoall", "Neighbor_alltoallv",
-    "Ineighbor_allgather", "Ineighbor_allgatherv", "Ineighbor_alltoall", "Ineighbor_alltoallv",
+    "Init",
+    "Init_thread",
+    "Finalize",
+    "Dist_graph_create_adjacent",
+    "Dist_graph_create",
+    "Neighbor_allgather",
+    "Neighbor_allgatherv",
+    "Neighbor_alltoall",
+    "Neighbor_alltoallv",
+    "Ineighbor_allgather",
+    "Ineighbor_allgatherv",
+    "Ineighbor_alltoall",
+    "Ineighbor_alltoallv",
 #if MPI_VERSION >= 4
-    "Neighbor_allgather_init", "Neighbor_allgatherv_init", "Neighbor_alltoall_init", "Neighbor_alltoallv_init",
-    "Start", "Startall",
+    "Neighbor_allgather_init",
+    "Neighbor_allgatherv_init",
+    "Neighbor_alltoall_init",
+    "Neighbor_alltoallv_init",
+    "Start",
+    "Startall",
 #endif
-    "Wait", "Waitall", "Waitany", "Waitsome", "Test", "Testall", "Testany", "Testsome",
-    "Request_get_status", "Request_free", "Cancel"};
+    "Wait",
+    "Waitall",
+    "Waitany",
+    "Waitsome",
+    "Test",
+    "Testall",
+    "Testany",
+    "Testsome",
+    "Request_get_status",
+    "Request_free",
+    "Cancel"
+  };
   int failed = 0;
   for (size_t i = 0; i < sizeof calls / sizeof calls[0]; ++i) {
     char lower[64], fortran[80], c_name[80];
