@@ -1,5 +1,11 @@
-# cmake -DLIB=libnbrcoll.so -DMPI_VERSION=3.1 -P exports.cmake
-# libnbrcoll.so exports exactly the MPI entry points it takes and nbrcoll_version.
+# cmake -DLIB=libnbrcoll.so -DMPI_VERSION=3.1 [-DFLAVOUR=openmpi|mpich -DFORTRAN_BINDINGS=mpifh,f08] -P exports.cmake
+# libnbrcoll.so exports exactly the MPI entry points it takes and nbrcoll_version:
+# the C names, and the Fortran names (src/entry/fortran/calls.tbl): the
+# mpif.h / use mpi names in every mangling the MPI's Fortran library has
+# (MPI_X, mpi_x, mpi_x_, mpi_x__, and Open MPI's MPI_X_f, MPI_X_f08), and the
+# use mpi_f08 ones, mpi_x_f08_ (MPICH: the calls without a choice buffer; its
+# others call the C names).
+cmake_minimum_required(VERSION 3.25)
 execute_process(COMMAND nm -D --defined-only ${LIB} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "nm -D ${LIB} failed (rc=${rc}): ${err}")
@@ -22,6 +28,26 @@ if(MPI_VERSION VERSION_GREATER_EQUAL 4)
   list(APPEND expected MPI_Start MPI_Startall MPI_Neighbor_allgather_init MPI_Neighbor_allgatherv_init
                        MPI_Neighbor_alltoall_init MPI_Neighbor_alltoallv_init)
 endif()
+string(REPLACE "," ";" _bindings "${FORTRAN_BINDINGS}")
+set(_calls ${expected})
+list(REMOVE_ITEM _calls nbrcoll_version)
+foreach(c ${_calls})
+  string(REGEX REPLACE "^MPI_" "" name "${c}")
+  string(TOLOWER "${name}" lower)
+  string(TOUPPER "${name}" upper)
+  if("mpifh" IN_LIST _bindings)
+    list(APPEND expected MPI_${upper} mpi_${lower} mpi_${lower}_ mpi_${lower}__)
+  endif()
+  if(FLAVOUR STREQUAL "openmpi" AND "mpifh" IN_LIST _bindings)
+    list(APPEND expected ${c}_f ${c}_f08)
+  endif()
+  if(FLAVOUR STREQUAL "openmpi" AND "f08" IN_LIST _bindings)
+    list(APPEND expected mpi_${lower}_f08_)
+  endif()
+  if(FLAVOUR STREQUAL "mpich" AND "f08" IN_LIST _bindings AND NOT name MATCHES "eighbor_")
+    list(APPEND expected mpi_${lower}_f08_)
+  endif()
+endforeach()
 list(SORT expected)
 if(NOT names STREQUAL expected)
   message(FATAL_ERROR "${LIB} exports '${names}', expected '${expected}'")
