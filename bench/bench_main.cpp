@@ -63,7 +63,7 @@ void write_csv(const Options& o, const Outcome& r, const RunInfo& run) {
 
 }  // namespace
 
-int run_bench(const std::vector<std::string>& args, std::ostream& out) {
+int run_bench(const std::vector<std::string>& args, std::ostream& out, std::vector<Row>* rows) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   try {
@@ -74,6 +74,7 @@ int run_bench(const std::vector<std::string>& args, std::ostream& out) {
     }
     const World w = describe_world();
     const Outcome r = o.pattern == "spmm" ? run_spmm(o, w) : run_neighbor(o, w, build_graph(o, w));
+    if (rows != nullptr) *rows = r.rows;
     if (rank == 0) {
       print(out, o, r);
       if (!o.csv.empty()) write_csv(o, r, describe_run(o.iters, w.emulated));
