@@ -147,4 +147,8 @@ bool mpi_takes_device_memory(const nbrcoll_device_backend& backend) {
   return nbrcoll::mpi_is_gpu_aware(backend);
 }
 
+bool device_ipc_enabled() {
+  return nbrcoll::config().device_ipc;
+}
+
 }  // namespace nbrbench

@@ -70,6 +70,9 @@ std::string model_machine();
 // (NBRCOLL_GPU_AWARE, else MPIX_Query_cuda_support / _rocm_support).
 bool mpi_takes_device_memory(const nbrcoll_device_backend& backend);
 
+// Does nbrcoll move device fragments inside a node by IPC (NBRCOLL_DEVICE_IPC)?
+bool device_ipc_enabled();
+
 // Sum of every rank's traffic on rank 0 (collective over `comm`).
 Traffic reduce_traffic(const Traffic& t, MPI_Comm comm);
 

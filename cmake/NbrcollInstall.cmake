@@ -10,8 +10,8 @@ install(TARGETS nbrcoll EXPORT nbrcollTargets
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 # The static archive carries every object it needs (see src/CMakeLists.txt).
 install(FILES $<TARGET_FILE:nbrcoll_static> DESTINATION ${CMAKE_INSTALL_LIBDIR})
-# The tools: nbrcoll-topo, nbrcoll-info, nbrcoll-bench (where built), nbrcoll-model, nbrcoll-calibrate.
-foreach(_tool nbrcoll-topo nbrcoll-info nbrcoll-bench nbrcoll-model nbrcoll-calibrate)
+# The tools: nbrcoll-topo, nbrcoll-info, nbrcoll-bench and nbrcoll-selftest (where built), nbrcoll-model, nbrcoll-calibrate.
+foreach(_tool nbrcoll-topo nbrcoll-info nbrcoll-bench nbrcoll-selftest nbrcoll-model nbrcoll-calibrate)
   if(TARGET ${_tool})
     install(TARGETS ${_tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   endif()

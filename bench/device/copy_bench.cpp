@@ -4,14 +4,13 @@
 // warm-up. Talks to the plugin through the C ABI only (dlopen).
 // Exit status: 0 done, 1 error or wrong bytes, 2 bad usage, 77 no plugin or
 // no GPU (the "skipped" code of ctest and automake).
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "bench/device/copy_timing.h"
 #include "transport/device/backend_abi.h"
 #include "transport/device/open_backend.h"
 
@@ -70,27 +69,6 @@ bool parse(int argc, char** argv, Options& o) {
   return true;
 }
 
-struct Stats {
-  double median, min, max;
-};
-
-Stats stats(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  const double median = n % 2 != 0 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-  return {median, v.front(), v.back()};
-}
-
-double gbps(size_t bytes, double us) {
-  return us > 0 ? static_cast<double>(bytes) / (us * 1e3) : 0.0;
-}
-
-using Clock = std::chrono::steady_clock;
-
-double micros(Clock::time_point a, Clock::time_point b) {
-  return std::chrono::duration<double, std::micro>(b - a).count();
-}
-
 int run(const nbrcoll_device_backend* g, const Options& o) {
   const size_t sizes[] = {size_t(64) << 10, size_t(256) << 10, size_t(1) << 20,  size_t(4) << 20,
                           size_t(16) << 20, size_t(64) << 20,  size_t(256) << 20};
@@ -111,7 +89,7 @@ int run(const nbrcoll_device_backend* g, const Options& o) {
       !check(g->device_malloc(&dst, max_size), "device_malloc") || !check(g->stream_create(&stream), "stream_create")) {
     return 1;
   }
-  std::vector<unsigned char> host(max_size), back(max_size);
+  std::vector<unsigned char> host(max_size);
   for (size_t i = 0; i < max_size; ++i) host[i] = static_cast<unsigned char>(i * 131 + (i >> 12));
   if (!check(g->copy_to_device_sync(src, host.data(), max_size), "copy_to_device_sync")) return 1;
 
@@ -121,40 +99,23 @@ int run(const nbrcoll_device_backend* g, const Options& o) {
   std::printf("%10s | %9s %9s %9s %8s | %9s %9s %9s %8s | %6s\n", "bytes", "kern_med", "kern_min", "kern_max",
               "kern_GBs", "rt_med", "rt_min", "rt_max", "rt_GBs", "ratio");
 
-  int status = 0;
   for (size_t n : sizes) {
-    // Correctness first: the kernel's bytes must match.
-    if (!check(g->copy_async(dst, src, n, stream), "copy_async") || !check(g->stream_sync(stream), "stream_sync") ||
-        !check(g->copy_to_host_sync(back.data(), dst, n), "copy_to_host_sync")) {
+    nbrbench::CopyTiming t;
+    const std::string error = nbrbench::time_copies(*g, dst, src, host.data(), n, stream, o.warmup, o.reps, t);
+    if (!error.empty()) {
+      std::fprintf(stderr, "nbrcoll-copy-bench: %s\n", error.c_str());
       return 1;
     }
-    if (std::memcmp(back.data(), host.data(), n) != 0) {
-      std::fprintf(stderr, "nbrcoll-copy-bench: kernel copy of %zu bytes is wrong\n", n);
-      status = 1;
-    }
-    std::vector<double> kern, rt;
-    for (int r = -o.warmup; r < o.reps; ++r) {
-      const auto t0 = Clock::now();
-      if (!check(g->copy_async(dst, src, n, stream), "copy_async") || !check(g->stream_sync(stream), "stream_sync")) {
-        return 1;
-      }
-      const auto t1 = Clock::now();
-      if (!check(g->runtime_copy_sync(dst, src, n), "runtime_copy_sync")) return 1;
-      const auto t2 = Clock::now();
-      if (r >= 0) {
-        kern.push_back(micros(t0, t1));
-        rt.push_back(micros(t1, t2));
-      }
-    }
-    const Stats k = stats(kern), t = stats(rt);
+    const nbrbench::Summary& k = t.kernel_us;
+    const nbrbench::Summary& r = t.runtime_us;
     std::printf("%10zu | %9.1f %9.1f %9.1f %8.1f | %9.1f %9.1f %9.1f %8.1f | %6.2f\n", n, k.median, k.min, k.max,
-                gbps(n, k.median), t.median, t.min, t.max, gbps(n, t.median), k.median > 0 ? t.median / k.median : 0.0);
+                nbrbench::copy_gbps(n, k.median), r.median, r.min, r.max, nbrbench::copy_gbps(n, r.median), t.ratio());
     std::fflush(stdout);
   }
   g->stream_destroy(stream);
   g->device_free(src);
   g->device_free(dst);
-  return status;
+  return 0;
 }
 
 }  // namespace

@@ -9,7 +9,9 @@
 //    NBRCOLL_FAKE_DEVICE_NO_IPC=1 makes every export fail, like memory from
 //    stream-ordered pools under CUDA's legacy IPC (nbrcoll_fake_device_refuse_ipc
 //    does so for one process); nbrcoll_fake_device_fail_copies makes copy
-//    kernels fail.
+//    kernels fail. NBRCOLL_FAKE_DEVICE_CORRUPT=1 makes every copy kernel of an
+//    odd byte count write its last byte wrong (a broken kernel's tail: for
+//    checking that the self-test sees it).
 //  - IPC handles name the shared memory object; opening maps it here.
 //  - Copies run at once, but an event reports "done" only on its second
 //    query, so the executor's polling path runs as with real kernels.
@@ -47,8 +49,9 @@ struct State {
   std::uint64_t next_id = 1;
   long counters[4] = {0, 0, 0, 0};  // allocations, ipc gets, ipc opens, ipc closes
   bool protect = true;
-  bool no_ipc = false;  // NBRCOLL_FAKE_DEVICE_NO_IPC=1: allocations cannot be exported
-  int fail_copies = 0;  // the next this many copy_async calls fail (a test's hook)
+  bool no_ipc = false;   // NBRCOLL_FAKE_DEVICE_NO_IPC=1: allocations cannot be exported
+  bool corrupt = false;  // NBRCOLL_FAKE_DEVICE_CORRUPT=1: odd-sized kernel copies end with a wrong byte
+  int fail_copies = 0;   // the next this many copy_async calls fail (a test's hook)
   std::string error;
   // Part of every object name: a pid alone is not unique, because pids are
   // reused and a process killed before freeing (an MPI_Abort) leaves its
@@ -75,6 +78,8 @@ State& state() {
     st->protect = !(v != nullptr && std::strcmp(v, "1") == 0);
     const char* n = std::getenv("NBRCOLL_FAKE_DEVICE_NO_IPC");
     st->no_ipc = n != nullptr && std::strcmp(n, "1") == 0;
+    const char* bad = std::getenv("NBRCOLL_FAKE_DEVICE_CORRUPT");
+    st->corrupt = bad != nullptr && std::strcmp(bad, "1") == 0;
     st->nonce = fresh_nonce();
     std::atexit(unlink_owned_at_exit);
     return st;
@@ -232,6 +237,7 @@ int event_query(void* event, int* done) {
   return 0;
 }
 int copy_async(void* dst, const void* src, std::size_t bytes, void*) {
+  bool corrupt = false;
   {
     State& s = state();
     std::lock_guard<std::mutex> lock(s.mutex);
@@ -239,8 +245,16 @@ int copy_async(void* dst, const void* src, std::size_t bytes, void*) {
       --s.fail_copies;
       return fail(s, "copy_async: failure injected by the test");
     }
+    corrupt = s.corrupt && bytes % 2 == 1;
   }
-  return guarded_copy(dst, src, bytes);
+  const int rc = guarded_copy(dst, src, bytes);
+  if (rc != 0 || !corrupt) return rc;
+  // Through guarded copies: either end may be device memory the CPU cannot touch.
+  unsigned char* last = static_cast<unsigned char*>(dst) + bytes - 1;
+  unsigned char byte = 0;
+  guarded_copy(&byte, last, 1);
+  byte = static_cast<unsigned char>(~byte);
+  return guarded_copy(last, &byte, 1);
 }
 int stream_sync(void*) {
   return 0;

@@ -23,12 +23,7 @@
 namespace nbt {
 
 inline MPI_Comm make_graph(const Graph& g) {
-  const auto& in = g.in[static_cast<std::size_t>(g_rank)];
-  const auto& out = g.out[static_cast<std::size_t>(g_rank)];
-  MPI_Comm c = MPI_COMM_NULL;
-  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, static_cast<int>(in.size()), in.data(), MPI_UNWEIGHTED,
-                                 static_cast<int>(out.size()), out.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &c);
-  return c;
+  return create_adjacent(g, g_rank);
 }
 
 // Random with duplicate and self edges (with and without MPI_PROC_NULL),
