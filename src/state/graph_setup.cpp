@@ -58,11 +58,50 @@ int to_plan_rank(int mpi_rank) {
   return mpi_rank == MPI_PROC_NULL ? algos::kNoRank : mpi_rank;
 }
 
-int read_neighbours(MPI_Comm comm, std::vector<int>& in, std::vector<int>& out) {
+// This rank's neighbour lists in the order the standard gives the blocks of
+// a neighborhood collective (MPI-4.1 section 8.6), and how alltoall blocks
+// pair with slots on this kind of communicator:
+// - distributed graph: MPI_Dist_graph_neighbors' lists;
+// - Cartesian: per dimension the source of MPI_Cart_shift(comm, d, 1), the
+//   neighbour at -1, then its destination, at +1 (MPI_PROC_NULL past a
+//   non-periodic border), the same list both ways; blocks cross per
+//   dimension (algos::EdgePairing::kCartesian);
+// - graph (MPI_Graph_create): MPI_Graph_neighbors, both ways.
+int read_neighbours(MPI_Comm comm, std::vector<int>& in, std::vector<int>& out, algos::EdgePairing& pairing) {
+  int kind = MPI_UNDEFINED;
+  int rc = PMPI_Topo_test(comm, &kind);
+  if (rc != MPI_SUCCESS) return rc;
+  pairing = kind == MPI_CART ? algos::EdgePairing::kCartesian : algos::EdgePairing::kListOrder;
+  if (kind == MPI_CART) {
+    int dims = 0;
+    rc = PMPI_Cartdim_get(comm, &dims);
+    out.clear();
+    for (int d = 0; d < dims && rc == MPI_SUCCESS; ++d) {
+      int minus = MPI_PROC_NULL;
+      int plus = MPI_PROC_NULL;
+      rc = PMPI_Cart_shift(comm, d, 1, &minus, &plus);
+      out.push_back(minus);
+      out.push_back(plus);
+    }
+    in = out;
+    return rc;
+  }
+  if (kind == MPI_GRAPH) {
+    int rank = 0;
+    int degree = 0;
+    rc = PMPI_Comm_rank(comm, &rank);
+    if (rc == MPI_SUCCESS) rc = PMPI_Graph_neighbors_count(comm, rank, &degree);
+    if (rc != MPI_SUCCESS) return rc;
+    out.resize(static_cast<std::size_t>(degree));
+    rc = PMPI_Graph_neighbors(comm, rank, degree, out.data());
+    in = out;
+    return rc;
+  }
+  if (kind != MPI_DIST_GRAPH) return MPI_ERR_TOPOLOGY;
   int indegree = 0;
   int outdegree = 0;
   int weighted = 0;
-  int rc = PMPI_Dist_graph_neighbors_count(comm, &indegree, &outdegree, &weighted);
+  rc = PMPI_Dist_graph_neighbors_count(comm, &indegree, &outdegree, &weighted);
   if (rc != MPI_SUCCESS) return rc;
   in.resize(static_cast<std::size_t>(indegree));
   out.resize(static_cast<std::size_t>(outdegree));
@@ -203,7 +242,8 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   const topo::NodeTopology& topology = node_topology();
   info->topo_source = topology.source;
   OwnPlace own = own_place();
-  int rc = read_neighbours(graph_comm, info->in, info->out);
+  algos::EdgePairing pairing = algos::EdgePairing::kListOrder;
+  int rc = read_neighbours(graph_comm, info->in, info->out, pairing);
   // The node peers receive both lists in one message of at most INT_MAX entries.
   own.failed = rc != MPI_SUCCESS || info->in.size() + info->out.size() > static_cast<std::size_t>(INT_MAX) - 1;
   times.neighbours = clock.lap();
@@ -260,6 +300,7 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
 
   algos::PlanInput input;
   input.rank = info->rank;
+  input.pairing = pairing;
   std::transform(info->in.begin(), info->in.end(), std::back_inserter(input.in), to_plan_rank);
   std::transform(info->out.begin(), info->out.end(), std::back_inserter(input.out), to_plan_rank);
   rc = exchange_node_lists(graph_comm, info->rank, decoded, input, own.failed);

@@ -13,14 +13,24 @@
 // alltoallv with zero counts, gaps and non-monotone displacements on both
 // sides. Nonblocking requests are completed by each completion call in turn.
 // EXPECT_NBRCOLL=1: each of these MPI symbols must resolve into libnbrcoll.
+//
+// --topologies: the same calls on Cartesian and graph communicators instead
+// (topologies.h: MPI_Cart_create 1-D to 3-D, periodic or not, reordered; a
+// duplicate; an MPI_Cart_sub sub-grid; a grid smaller than the world;
+// MPI_Graph_create with duplicate edges and self loops), fewer types. On a
+// Cartesian communicator the closed form and the reference pair blocks as
+// the standard says (out-edge j fills slot j ^ 1: with a periodic
+// dimension of 1 or 2 processes, where the MPIs differ, the two alone judge).
 #include <mpi.h>
 
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "tests/mpi/neighbor_case.h"
 #include "tests/mpi/test_graphs.h"
+#include "tests/mpi/topologies.h"
 
 namespace {
 
@@ -112,11 +122,34 @@ void run_case(const Call& c, MPI_Comm g, MPI_Comm ref, bool native, int& turn) {
 #endif
 }
 
+// Every topology of topologies.h: each kind with byte, vector -> contiguous
+// and a struct with a gap, counts 0 and 5, and 40001 bytes.
+void run_topologies(const std::vector<TypePair>& types, int& turn, unsigned& salt) {
+  expect_interposed({"MPI_Cart_create", "MPI_Cart_sub", "MPI_Graph_create"});
+  std::vector<Topology> topologies = make_topologies();
+  for (std::size_t n = 0; n < topologies.size(); ++n) {
+    const Topology& t = topologies[n];
+    if (t.comm == MPI_COMM_NULL) continue;   // this process is outside it
+    salt = 1000 * static_cast<unsigned>(n);  // the same on every rank of t, whatever it skipped
+    for (const Kind kind : {Kind::alltoall, Kind::alltoallv, Kind::allgather, Kind::allgatherv}) {
+      const bool native = native_works(t.graph, kind);
+      for (const std::size_t pick : {0, 2, 5}) {
+        for (const int count : {0, 5})
+          run_case({kind, &t.graph, &types[pick], count, ++salt}, t.comm, t.ref, native, turn);
+      }
+      run_case({kind, &t.graph, &types[0], 40001, ++salt}, t.comm, t.ref, native, turn);
+    }
+  }
+  free_topologies(topologies);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   begin();
+  bool topologies = false;
+  for (int i = 1; i < argc; ++i) topologies = topologies || std::strcmp(argv[i], "--topologies") == 0;
   expect_interposed({"MPI_Neighbor_alltoall", "MPI_Neighbor_alltoallv", "MPI_Ineighbor_allgather",
                      "MPI_Ineighbor_allgatherv", "MPI_Ineighbor_alltoall", "MPI_Ineighbor_alltoallv", "MPI_Wait",
                      "MPI_Test", "MPI_Waitall", "MPI_Waitany", "MPI_Waitsome", "MPI_Testall", "MPI_Testany",
@@ -132,6 +165,11 @@ int main(int argc, char** argv) {
   PMPI_Comm_dup(MPI_COMM_WORLD, &ref);
   int turn = 0;
   unsigned salt = 0;
+  if (topologies) {
+    run_topologies(types, turn, salt);
+    MPI_Comm_free(&ref);
+    return finish(owned);
+  }
   for (const Graph& graph : test_graphs()) {
     MPI_Comm g = make_graph(graph);
     for (const Kind kind : {Kind::alltoall, Kind::alltoallv, Kind::allgather, Kind::allgatherv}) {

@@ -26,7 +26,7 @@ import sys
 KINDS = {
     "sbuf", "rbuf", "int", "ints", "counts", "weights", "logical", "dtype", "comm", "info", "comm_out", "req_out",
     "int_out", "argv", "req", "req_in", "req_val", "count", "reqs", "flag", "index", "outcount", "indices", "status",
-    "statuses",
+    "statuses", "logicals",
 }
 BUFFERS = {"sbuf", "rbuf"}
 
@@ -64,6 +64,9 @@ class Row:
 
     def arg(self, kind):
         return next(n for k, n in self.args if k == kind)
+
+    def has_name(self, name):
+        return any(n == name for _, n in self.args)
 
 
 class Family:
@@ -130,6 +133,21 @@ def openmpi_body(row, style):
             args.append("ompi::weights(%s)" % n)
         elif kind == "logical":
             args.append("ompi::from_logical(*%s)" % n)
+        elif kind == "logicals":
+            # One per dimension: ndims, or (MPI_Cart_sub) the communicator's,
+            # which Open MPI asks only where it converts.
+            if row.has_name("ndims"):
+                pre.append("ompi::LogicalsIn %s_c(%s, *ndims);" % (n, n))
+            else:
+                c = row.arg("comm")
+                pre.append("int %s_n = 0;" % n)
+                pre.append("if (const int e = ompi::logicals_length(%s_c, %s_n); e != MPI_SUCCESS) {" % (c, n))
+                pre.append("  set_ierr(ierr, e);")
+                pre.append("  return;")
+                pre.append("}")
+                pre.append("ompi::LogicalsIn %s_c(%s, %s_n);" % (n, n, n))
+            pre.append("if (!%s_c.ok()) return no_memory(ierr);" % n)
+            args.append("%s_c.data()" % n)
         elif kind == "comm":
             pre.append("const MPI_Comm %s_c = PMPI_Comm_f2c(*%s);" % (n, n))
             args.append(n + "_c")
@@ -227,6 +245,13 @@ def mpich_body(row, style):
     for kind, n in row.args:
         if kind == "logical":
             args.append("*" + n)
+        elif kind == "logicals":
+            # As they are (MPICH's use mpi_f08 routine copies the values into
+            # scratch first; MPI_Cart_sub's asks the communicator's
+            # dimensions before, ignoring the answer).
+            if not mpif and not row.has_name("ndims"):
+                pre.append("mpich_f08::ask_cart_dims(PMPI_Comm_f2c(*%s));" % row.arg("comm"))
+            args.append(n)
         elif kind in ("weights", "status", "statuses"):
             args.append("%s::%s(%s)" % (ns, kind, n))
         elif kind == "comm":
