@@ -429,6 +429,53 @@ inline int post(Run& run, bool pmpi, MPI_Comm g, MPI_Request* req) {
 }
 
 #if MPI_VERSION >= 4
+// The large-count form (MPI 4, MPI_..._c) through MPI_: `mode` 0 blocking, 1
+// nonblocking (req), 2 persistent (req). The wide arrays live in `wide`
+// until the call completes.
+struct WideArgs {
+  std::vector<MPI_Count> sc, rc;
+  std::vector<MPI_Aint> sd, rd;
+  explicit WideArgs(const Run& run)
+      : sc(run.sends.counts.begin(), run.sends.counts.end()),
+        rc(run.recvs.counts.begin(), run.recvs.counts.end()),
+        sd(run.sends.displs.begin(), run.sends.displs.end()),
+        rd(run.recvs.displs.begin(), run.recvs.displs.end()) {
+    sc.reserve(1);
+    rc.reserve(1);
+    sd.reserve(1);
+    rd.reserve(1);
+  }
+};
+
+inline int post_large(Run& run, const WideArgs& w, int mode, MPI_Comm g, MPI_Request* req) {
+  const auto [s, r, st, rt, sc, sd, rc, rd, n] = Args(run);
+  (void)sc, (void)sd, (void)rc, (void)rd;
+  const MPI_Count c = n;
+  const MPI_Info info = MPI_INFO_NULL;
+  switch (run.call.kind) {
+    case Kind::alltoall:
+      if (mode == 0) return MPI_Neighbor_alltoall_c(s, c, st, r, c, rt, g);
+      if (mode == 1) return MPI_Ineighbor_alltoall_c(s, c, st, r, c, rt, g, req);
+      return MPI_Neighbor_alltoall_init_c(s, c, st, r, c, rt, g, info, req);
+    case Kind::alltoallv:
+      if (mode == 0)
+        return MPI_Neighbor_alltoallv_c(s, w.sc.data(), w.sd.data(), st, r, w.rc.data(), w.rd.data(), rt, g);
+      if (mode == 1)
+        return MPI_Ineighbor_alltoallv_c(s, w.sc.data(), w.sd.data(), st, r, w.rc.data(), w.rd.data(), rt, g, req);
+      return MPI_Neighbor_alltoallv_init_c(s, w.sc.data(), w.sd.data(), st, r, w.rc.data(), w.rd.data(), rt, g, info,
+                                           req);
+    case Kind::allgather:
+      if (mode == 0) return MPI_Neighbor_allgather_c(s, c, st, r, c, rt, g);
+      if (mode == 1) return MPI_Ineighbor_allgather_c(s, c, st, r, c, rt, g, req);
+      return MPI_Neighbor_allgather_init_c(s, c, st, r, c, rt, g, info, req);
+    case Kind::allgatherv:
+      if (mode == 0) return MPI_Neighbor_allgatherv_c(s, w.sc[0], st, r, w.rc.data(), w.rd.data(), rt, g);
+      if (mode == 1) return MPI_Ineighbor_allgatherv_c(s, w.sc[0], st, r, w.rc.data(), w.rd.data(), rt, g, req);
+      return MPI_Neighbor_allgatherv_init_c(s, w.sc[0], st, r, w.rc.data(), w.rd.data(), rt, g, info, req);
+  }
+  return MPI_ERR_OTHER;
+}
+
 // The persistent form (MPI 4): *_init through MPI_ or PMPI_.
 inline int post_init(Run& run, bool pmpi, MPI_Comm g, MPI_Request* req) {
   const auto [s, r, st, rt, sc, sd, rc, rd, n] = Args(run);

@@ -55,8 +55,8 @@ STYLES = {("openmpi", "mpifh"): "openmpi", ("openmpi", "f08"): "openmpi", ("mpic
 
 
 class Row:
-    def __init__(self, name, needs, args, line):
-        self.name, self.needs, self.args, self.line = name, needs, args, line
+    def __init__(self, name, needs, args, line, c_only=False):
+        self.name, self.needs, self.args, self.line, self.c_only = name, needs, args, line, c_only
         self.kinds = [k for k, _ in args]
 
     def has(self, kind):
@@ -74,6 +74,8 @@ class Family:
         self.flavour, self.binding, self.coverage, self.patterns = flavour, binding, coverage, patterns
 
     def covers(self, row):
+        if row.c_only:
+            return False
         return self.coverage == "all" or not any(k in BUFFERS for k in row.kinds)
 
     def names(self, row):
@@ -96,8 +98,13 @@ def parse(path):
                     sys.exit("%s: no conversion style for %s %s (gen_entries.py STYLES)" % (where, words[1], words[2]))
                 families.append(Family(words[1], words[2], words[3], words[4:]))
                 continue
-            if len(words) < 2 or words[1] not in ("mpi3", "mpi4"):
-                sys.exit("%s: <call> mpi3|mpi4 <kind>:<name>..." % where)
+            if len(words) < 2 or words[1] not in ("mpi3", "mpi4", "mpi4c"):
+                sys.exit("%s: <call> mpi3|mpi4|mpi4c <kind>:<name>..." % where)
+            if words[1] == "mpi4c":
+                if len(words) > 2:
+                    sys.exit("%s: a C-only row (mpi4c) has no Fortran arguments" % where)
+                rows.append(Row(words[0], 4, [], where, c_only=True))
+                continue
             args = []
             for a in words[2:]:
                 kind, _, name = a.partition(":")
