@@ -70,8 +70,10 @@ struct CallSequence {
   std::vector<std::shared_ptr<Operation>> window;
 };
 
-// What a call needs besides its schedule (call/scratch.h).
+// What a call needs besides its schedule, and the pool of nonblocking
+// calls' (call/scratch.h).
 struct CallScratch;
+class ScratchPool;
 
 // One per communicator handle. A duplicate shares `info` but gets a channel
 // of its own, so two handles never mix messages. Where the process-wide
@@ -118,6 +120,7 @@ struct CommState {
   std::shared_ptr<OwnedComm> idup_source;  // what our pending idup reads, kept alive with us
   std::shared_ptr<CallSequence> sequence;  // calls on this handle (persistent requests share it)
   std::shared_ptr<CallScratch> scratch;    // this handle's blocking calls', made by the first
+  std::shared_ptr<ScratchPool> pool;       // its nonblocking calls', made by the first
 };
 
 // Attach freshly built state and its channel to `graph_comm` (creates the
