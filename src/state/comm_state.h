@@ -28,6 +28,10 @@ struct GraphInfo {
   std::vector<algos::RankPlace> places;  // rank -> (node, device, package), the planners' input
   std::vector<int> process_of;           // rank -> MPI_COMM_WORLD rank: names a process for the IPC caches
   std::string topo_source;
+  // Only the linear plans were built: the graph's calls can never choose
+  // another variant (graph_setup.cpp, linear_only), so the node lists, the
+  // other planners and the cost model were skipped at creation.
+  bool linear_only = false;
   algos::Plan linear;  // each planner's plan, for statistics and introspection
   algos::Plan leader;
   algos::Plan aggregated;

@@ -22,6 +22,7 @@
 #include "support/log.h"
 #include "topo/locality.h"
 #include "topo/node_topology.h"
+#include "transport/device/backend_loader.h"
 
 namespace nbrcoll {
 
@@ -158,12 +159,59 @@ class Stopwatch {
   StepTime last_ = start_;
 };
 
-// The plans from the complete input (local work only).
-void build_plans(algos::PlanInput& input, GraphInfo& info) {
+// Whether the calls of a graph of `nodes` nodes can only ever run linear,
+// so that graph creation builds the linear plans alone and skips the node
+// lists, the other planners and most of the cost model: auto on one node in
+// a process without a GPU runtime (decide(): one node keeps host buffers on
+// linear). The same on every rank: `nodes` comes from the places every
+// rank decoded alike; the setting and the GPU runtime are alike in every
+// process of a job. (NBRCOLL_ALGO=linear graphs build every plan still:
+// the benchmarks predict every algorithm's time from them.) A benchmark's
+// override of the setting (set_algo_override) counts as the setting for
+// the graphs made while it holds.
+bool linear_only(int nodes) {
+  return nodes == 1 && effective_algo().kind == Algo::Kind::kAuto && !device_process();
+}
+
+// Calls in flight together use disjoint tag windows; the notes of calls in
+// processes with a GPU runtime use as many tags again, above the windows;
+// the IPC acks the last tag of the handle's block (tag_blocks.h), or
+// MPI_TAG_UB itself on a private communicator.
+void set_tag_stride(GraphInfo& info) {
+  const long long stride = 1 + std::max(algos::largest_tag(info.plan.mixed), algos::largest_tag(info.alltoall.mixed));
+  if (2 * stride >= tag_upper_bound()) throw std::runtime_error("plan tags exceed MPI_TAG_UB");
+  info.tag_stride = static_cast<int>(stride);  // this rank's; set_tag_windows() makes it common
+}
+
+// What the planners know of this rank's node.
+void set_node(algos::PlanInput& input) {
   const topo::NodeTopology& topology = node_topology();
   input.node.devices = topology.devices;
   input.node.links = topology.links;
   input.node.hops = topology.hops;
+}
+
+// The linear plans alone (linear_only): no node lists needed.
+void build_linear_plans(algos::PlanInput& input, GraphInfo& info) {
+  set_node(input);
+  using algos::Variant;
+  info.linear_only = true;
+  info.linear = algos::build_linear_plan(input);
+  info.plan = algos::compile_schedule(
+      algos::mix_plans({{Variant::kLinear, &info.linear}}, input.in, input.out.size(), false), info.node_of);
+  info.alltoall_linear = algos::build_linear_alltoall_plan(input);
+  info.alltoall = algos::compile_schedule(
+      algos::mix_plans({{Variant::kLinear, &info.alltoall_linear}}, input.in, input.out.size(), true), info.node_of);
+  // The model's linear rows (one node: every rank on it, no network), for
+  // the benchmarks' predictions; the calls never ask.
+  info.agreed_max.clear();
+  linear_cost_terms(info, info.size, info.agreed_max);
+  set_tag_stride(info);
+}
+
+// The plans from the complete input (local work only).
+void build_plans(algos::PlanInput& input, GraphInfo& info) {
+  set_node(input);
   using algos::Variant;
   info.linear = algos::build_linear_plan(input);
   info.leader = algos::build_leader_plan(input);
@@ -182,13 +230,7 @@ void build_plans(algos::PlanInput& input, GraphInfo& info) {
   // the agreement makes them the slowest rank's, the same on every rank.
   info.agreed_max.clear();
   cost_terms(info, input, info.agreed_max);
-  // Calls in flight together use disjoint tag windows; the notes of calls in
-  // processes with a GPU runtime use as many tags again, above the windows;
-  // the IPC acks the last tag of the handle's block (tag_blocks.h), or
-  // MPI_TAG_UB itself on a private communicator.
-  const long long stride = 1 + std::max(algos::largest_tag(info.plan.mixed), algos::largest_tag(info.alltoall.mixed));
-  if (2 * stride >= tag_upper_bound()) throw std::runtime_error("plan tags exceed MPI_TAG_UB");
-  info.tag_stride = static_cast<int>(stride);  // this rank's; set_tag_windows() makes it common
+  set_tag_stride(info);
 }
 
 // Everything up to the agreement. Every rank makes the same collective calls
@@ -262,6 +304,15 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   input.rank = info->rank;
   std::transform(info->in.begin(), info->in.end(), std::back_inserter(input.in), to_plan_rank);
   std::transform(info->out.begin(), info->out.end(), std::back_inserter(input.out), to_plan_rank);
+  if (linear_only(info->nodes)) {
+    // A rank that could not read its lists fails the agreement, which every rank enters.
+    if (own.failed) return MPI_ERR_OTHER;
+    input.places = std::move(decoded.places);
+    build_linear_plans(input, *info);
+    times.plans = clock.lap();
+    out = std::move(info);
+    return MPI_SUCCESS;
+  }
   rc = exchange_node_lists(graph_comm, info->rank, decoded, input, own.failed);
   times.node_lists = clock.lap();
   if (rc != MPI_SUCCESS || own.failed) return rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER;
