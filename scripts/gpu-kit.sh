@@ -110,7 +110,7 @@ done
 
 # ---- 3. the kit: programs, then every library they need ----------------------
 rm -rf "$out"
-mkdir -p "$out/bin" "$out/lib/openmpi3" "$out/lib/pmix" "$out/share" "$out/etc" "$out/src/device/gpu"
+mkdir -p "$out/bin" "$out/lib/openmpi3" "$out/lib/pmix" "$out/share" "$out/etc" "$out/src/transport/device/gpu"
 kit_lib="$out/lib"
 # Where the unpacked packages keep their libraries, and the CUDA runtime the
 # plugin was linked with (its RUNPATH: the toolkit's lib64).
@@ -227,9 +227,10 @@ echo "# the kit's default hostfile: empty (this node)" > "$out/etc/openmpi-defau
 echo "# the kit's PMIx settings: none" > "$out/etc/pmix-mca-params.conf"
 # The CUDA plugin's sources, for a rebuild with the machine's nvcc
 # (gpu-run.sh does it when the kit's plugin cannot start there).
-cp src/device/backend_abi.h "$out/src/device/"
-cp src/device/gpu/cuda_backend.cu src/device/gpu/backend_impl.h src/device/gpu/copy_kernel.h \
-  src/device/gpu/gpu_runtime.h src/device/gpu/exports.map "$out/src/device/gpu/"
+cp src/transport/device/backend_abi.h "$out/src/transport/device/"
+cp src/transport/device/gpu/cuda_backend.cu src/transport/device/gpu/backend_impl.h \
+  src/transport/device/gpu/copy_kernel.h src/transport/device/gpu/gpu_runtime.h \
+  src/transport/device/gpu/exports.map "$out/src/transport/device/gpu/"
 cp scripts/gpu-run.sh "$out/gpu-run.sh"
 chmod +x "$out/gpu-run.sh"
 

@@ -146,9 +146,9 @@ rebuild_cuda_plugin() {
   mkdir -p "$dst"
   local arch
   for arch in native sm_90; do
-    if "$nvcc" -std=c++17 -O3 -DNBRCOLL_GPU_CUDA -arch="$arch" -I"$kit/src/device/gpu" -I"$kit/src/device" \
+    if "$nvcc" -std=c++17 -O3 -DNBRCOLL_GPU_CUDA -arch="$arch" -I"$kit/src" \
       -Xcompiler -fPIC,-fvisibility=hidden -shared --cudart shared -o "$dst/libnbrcoll-cuda.so" \
-      "$kit/src/device/gpu/cuda_backend.cu" -lcuda -Xlinker "--version-script=$kit/src/device/gpu/exports.map" \
+      "$kit/src/transport/device/gpu/cuda_backend.cu" -lcuda -Xlinker "--version-script=$kit/src/transport/device/gpu/exports.map" \
       -Xlinker "-rpath=$cuda_lib" -Xcompiler -static-libstdc++,-static-libgcc >&2; then
       echo "$dst/libnbrcoll-cuda.so"
       return 0
