@@ -32,6 +32,10 @@ struct GraphInfo {
   // another variant (graph_setup.cpp, linear_only), so the node lists, the
   // other planners and the cost model were skipped at creation.
   bool linear_only = false;
+  // Set up without the agreement (graph_setup.cpp): its linear tags are all
+  // 0, matched in posting order, which the device transport's twin
+  // receives (data and note) cannot use.
+  bool unagreed = false;
   algos::Plan linear;  // each planner's plan, for statistics and introspection
   algos::Plan leader;
   algos::Plan aggregated;

@@ -234,7 +234,25 @@ void created_state(MPI_Comm comm, const Graph& g) {
     check(expected_cost_terms(comm, g, info) == info.agreed_max,
           g.name + ": agreed terms are the per-size model's maxima over ranks");
   }
-  flat.insert(flat.end(), info.agreed_max.begin(), info.agreed_max.end());
+  // A linear-only graph of every world process in a single-threaded
+  // process is set up without the agreement: its serial is drawn from the
+  // upper half (the same on every rank, checked below), its tags are all 0
+  // (stride 1), and its cost rows are each rank's own.
+  int world = 0;
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  MPI_Query_thread(&provided);
+  const bool unagreed =
+      info.linear_only && info.size == world && provided != MPI_THREAD_MULTIPLE && nbrcoll::config().shared_comm;
+  check(info.unagreed == unagreed, g.name + ": set up without agreement exactly when it may be");
+  if (unagreed) {
+    check(info.tag_stride == 1 && state->own->serial >= nbrcoll::agreed_serials(),
+          g.name + ": set up without agreement: tag stride 1, a serial of the upper half");
+  } else {
+    check(!state->own->shared || state->own->serial < nbrcoll::agreed_serials(),
+          g.name + ": an agreed serial lies below the unagreed half");
+    flat.insert(flat.end(), info.agreed_max.begin(), info.agreed_max.end());
+  }
   check(same_everywhere(comm, flat), g.name + ": places, strides and agreed terms equal on every rank");
 
   // The channel: a tag block of the shared communicator (the same serial
