@@ -7,6 +7,7 @@
 #include "call/large_counts.h"
 #include "support/config.h"
 #include "support/log.h"
+#include "transport/device/backend_loader.h"
 
 namespace nbrcoll {
 
@@ -102,6 +103,10 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
   if (algo.is(Variant::kLinear)) {
     all(Variant::kLinear);
     d.why = "NBRCOLL_ALGO";
+  } else if (info.linear_only) {
+    // Set up for calls that never choose another variant (graph_setup.cpp).
+    all(Variant::kLinear);
+    d.why = "a graph with the linear plans only";
   } else if (algo.is(Variant::kLeader)) {
     // Alltoall has no leader plan.
     all(c.alltoall() ? Variant::kLinear : Variant::kLeader);

@@ -73,6 +73,11 @@ void cost_terms(const GraphInfo& info, const algos::PlanInput& input, std::vecto
   for (const Variant v : kAlltoallRows) add_rows(alltoall_plan(info, v), ranks, per_edge, terms);
 }
 
+void linear_cost_terms(const GraphInfo& info, int ranks_on_node, std::vector<std::int64_t>& terms) {
+  for (std::size_t i = 0; i < std::size(kGatherRows); ++i) add_rows(info.linear, ranks_on_node, 0, terms);
+  for (std::size_t i = 0; i < std::size(kAlltoallRows); ++i) add_rows(info.alltoall_linear, ranks_on_node, 0, terms);
+}
+
 void set_cost_tables(GraphInfo& info, const std::int64_t* agreed) {
   const auto take = [&agreed](algos::CostTable& model, algos::CostTable& offered, const auto& rows) {
     model = {};
