@@ -219,8 +219,14 @@ bool linear_only(int nodes) {
 struct Facts {
   int nodes = 0;  // 0: not known (the places could not be read)
   bool covers_world = false;
+  bool cartesian = false;  // PMPI_Topo_test: MPI_CART, the same on every rank
   bool unagreed = false;
 };
+
+bool is_cartesian(MPI_Comm comm) {
+  int kind = MPI_UNDEFINED;
+  return PMPI_Topo_test(comm, &kind) == MPI_SUCCESS && kind == MPI_CART;
+}
 
 bool single_threaded() {
   int provided = MPI_THREAD_SINGLE;
@@ -234,11 +240,14 @@ bool single_threaded() {
 // another at the same time), on the shared communicator, while unagreed
 // serials last. Its serial is then drawn (unagreed_serial), its linear
 // tags are all 0 so its tag stride is 1 on every rank, and its cost rows
-// are this rank's own (its calls never ask them). Every rank decides alike:
-// nothing here depends on what only one rank knows.
+// are this rank's own (its calls never ask them). Not on a Cartesian
+// communicator: where a periodic dimension of 1 or 2 processes names one
+// peer twice its two blocks cross (algos::EdgePairing::kCartesian), which
+// posting order cannot say. Every rank decides alike: nothing here depends
+// on what only one rank knows.
 bool without_agreement(const Facts& f) {
-  return f.nodes > 0 && linear_only(f.nodes) && f.covers_world && shared_comm() != MPI_COMM_NULL && single_threaded() &&
-         unagreed_serial(true) >= 0;
+  return f.nodes > 0 && !f.cartesian && linear_only(f.nodes) && f.covers_world && shared_comm() != MPI_COMM_NULL &&
+         single_threaded() && unagreed_serial(true) >= 0;
 }
 
 // A linear plan's tags all 0: its messages between two ranks then match in
@@ -550,6 +559,7 @@ GraphSetup setup_graph(MPI_Comm graph_comm) {
   std::shared_ptr<GraphInfo> info;
   bool in_world = false;
   Facts facts;
+  facts.cartesian = is_cartesian(graph_comm);
   std::string why;
   try {
     if (build_graph_info(graph_comm, info, in_world, facts, setup.times, clock) != MPI_SUCCESS) info.reset();
@@ -558,7 +568,7 @@ GraphSetup setup_graph(MPI_Comm graph_comm) {
     info.reset();
     // Out of memory before this rank learnt whether its peers go on without
     // agreement: it cannot know whether they would wait for it.
-    if (facts.nodes == 0 && effective_algo().kind == Algo::Kind::kAuto) facts.unagreed = true;
+    if (facts.nodes == 0 && effective_algo().kind == Algo::Kind::kAuto && !facts.cartesian) facts.unagreed = true;
   }
   if (facts.unagreed) return setup_without_agreement(graph_comm, std::move(info), why, setup, clock);
   Agreement agreed;
