@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -59,8 +60,10 @@ struct GraphInfo {
   // kAgreedTerms (graph_setup.h) terms, each the maximum over all ranks of
   // what each rank's plan building put there (the cost model's predictions,
   // cost_tables.h): the same vector on every rank, from the one allreduce of
-  // graph creation.
+  // graph creation. A linear-only graph's are its own rank's, made with
+  // its tables when first asked (ensure_cost_tables): its calls never ask.
   std::vector<std::int64_t> agreed_max;
+  mutable std::once_flag costs_made;
 };
 
 // At most this many calls of one communicator handle in flight together

@@ -245,10 +245,8 @@ void build_linear_plans(algos::PlanInput& input, GraphInfo& info, bool zero) {
       algos::mix_plans({{Variant::kLinear, &info.linear}}, input.in, input.out.size(), false), info.node_of);
   info.alltoall = algos::compile_schedule(
       algos::mix_plans({{Variant::kLinear, &info.alltoall_linear}}, input.in, input.out.size(), true), info.node_of);
-  // The model's linear rows (one node: every rank on it, no network), for
-  // the benchmarks' predictions; the calls never ask.
-  info.agreed_max.clear();
-  linear_cost_terms(info, info.size, info.agreed_max);
+  // No cost rows: the calls never ask (ensure_cost_tables makes them for
+  // whatever does), and the agreement, if any, carries zeros for them.
   set_tag_stride(info);
 }
 
@@ -493,7 +491,6 @@ GraphSetup setup_without_agreement(MPI_Comm graph_comm, std::shared_ptr<GraphInf
   info->unagreed = true;
   auto channel = std::make_shared<OwnedComm>(unagreed_serial(false), 0);
   set_tag_windows(*info, info->tag_stride, kTagBlock);
-  set_cost_tables(*info, info->agreed_max.data());
   setup.times.total = clock.since_start();
   trace_setup(*info, setup.times, "shared communicator, no agreement");
   setup.info = std::move(info);
@@ -541,8 +538,10 @@ GraphSetup setup_graph(MPI_Comm graph_comm) {
     return setup;
   }
   set_tag_windows(*info, agreed.tag_stride, agreed.shared ? kTagBlock : tag_upper_bound());
-  info->agreed_max = std::move(agreed.agreed_max);
-  set_cost_tables(*info, info->agreed_max.data());
+  if (!info->linear_only) {
+    info->agreed_max = std::move(agreed.agreed_max);
+    set_cost_tables(*info, info->agreed_max.data());
+  }
   trace_setup(*info, setup.times, agreed.shared ? "shared communicator" : "private communicator");
   setup.info = std::move(info);
   setup.channel = std::move(channel);

@@ -29,6 +29,7 @@ CostView costs_for(MPI_Comm graph_comm, bool alltoall) {
   const CommState* state = find_state(graph_comm);
   if (state == nullptr) return {};
   const GraphInfo& info = *state->info;
+  ensure_cost_tables(info);
   return alltoall ? CostView{&info.alltoall_model, &info.alltoall_costs, machine_model().name}
                   : CostView{&info.gather_model, &info.gather_costs, machine_model().name};
 }
