@@ -64,6 +64,10 @@ struct GraphInfo {
   // its tables when first asked (ensure_cost_tables): its calls never ask.
   std::vector<std::int64_t> agreed_max;
   mutable std::once_flag costs_made;
+  // A graph set up without agreement builds each family's linear plan and
+  // schedule when first needed (linear_plans.h).
+  mutable std::once_flag gather_built;
+  mutable std::once_flag alltoall_built;
 };
 
 // At most this many calls of one communicator handle in flight together

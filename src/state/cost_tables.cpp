@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "state/linear_plans.h"
 #include "support/config.h"
 #include "support/log.h"
 
@@ -99,6 +100,7 @@ void set_cost_tables(GraphInfo& info, const std::int64_t* agreed) {
 
 void ensure_cost_tables(const GraphInfo& info) {
   if (!info.linear_only) return;
+  ensure_linear_plans(info);
   std::call_once(info.costs_made, [&info] {
     // Every GraphInfo is made non-const (graph_setup.cpp) and shared as
     // const once set up; these members are read only after this call.

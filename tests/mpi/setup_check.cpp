@@ -17,6 +17,7 @@
 
 #include "state/comm_state.h"
 #include "state/cost_tables.h"
+#include "state/linear_plans.h"
 #include "state/graph_setup.h"
 #include "state/places.h"
 #include "state/shared_comm.h"
@@ -219,7 +220,8 @@ void created_state(MPI_Comm comm, const Graph& g) {
                                              std::to_string(info.nodes) + " nodes)");
   if (info.linear_only) {
     check(info.leader.recvs.empty() && info.leader.sends.empty() && info.aggregated.bundle_sends.empty() &&
-              info.plan.mixed.variants == std::vector<nbrcoll::algos::Variant>{nbrcoll::algos::Variant::kLinear},
+              nbrcoll::schedule_for(info, false).mixed.variants ==
+                  std::vector<nbrcoll::algos::Variant>{nbrcoll::algos::Variant::kLinear},
           g.name + ": a linear-only graph has no other plan");
     // Its cost rows are all linear's.
     const std::size_t row = nbrcoll::algos::kModelSizeCount;
