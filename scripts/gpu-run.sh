@@ -10,12 +10,14 @@
 #
 #   bash KIT/gpu-run.sh [--device cuda|hip|fake] [--ranks "1 2 4 8"] [--quick]
 #                       [--time-limit SECONDS] [OUT]
-#   bash KIT/gpu-run.sh --mpirun NP PROGRAM [ARGS...]
+#   bash KIT/gpu-run.sh --mpirun NP [--preload LIB] PROGRAM [ARGS...]
 #
-# --mpirun runs one of the kit's programs (bin/PROGRAM, e.g. nbrcoll-bench)
-# on NP ranks under the kit's Open MPI and libnbrcoll, with the same
-# isolation, and exits with its status: CPU timings on the GPU machine's
-# cores, which may be more than a build machine's.
+# --mpirun runs one of the kit's programs (bin/PROGRAM, e.g. nbrcoll-bench;
+# or a path to a program built here against Open MPI) on NP ranks under the
+# kit's Open MPI and libraries, with the same isolation, and exits with its
+# status: CPU timings on the GPU machine's cores, which may be more than a
+# build machine's. --preload LIB loads LIB first in every rank (a
+# libnbrcoll under an unchanged MPI program, as LD_PRELOAD would).
 #
 # OUT (default ./nbrcoll-gpu-report-DATE) receives at most 7 files:
 # report.md (every run's report, to paste into bench/RESULTS.md), selftest.csv
@@ -82,12 +84,19 @@ export NBRCOLL_ROCM_SMI_LIB=none
 kit_run() { "$loader" --library-path "$libpath" "$@"; }
 
 if [[ -n "$exec_np" ]]; then
-  [[ ${#exec_cmd[@]} -gt 0 && -x "$kit/bin/${exec_cmd[0]}" ]] || {
-    echo "gpu-run.sh: --mpirun NP PROGRAM: no program '${exec_cmd[0]:-}' in $kit/bin" >&2
+  preload=()
+  if [[ "${exec_cmd[0]:-}" == --preload ]]; then
+    preload=(--preload "${exec_cmd[1]:-}")
+    exec_cmd=("${exec_cmd[@]:2}")
+  fi
+  program="${exec_cmd[0]:-}"
+  [[ -n "$program" && -x "$kit/bin/$program" ]] && program="$kit/bin/$program"
+  [[ -n "$program" && -x "$program" ]] || {
+    echo "gpu-run.sh: --mpirun NP PROGRAM: no program '${exec_cmd[0]:-}' in $kit/bin or as given" >&2
     exit 2
   }
-  kit_run "$kit/bin/orterun" -np "$exec_np" --oversubscribe "$loader" --library-path "$libpath" \
-    "$kit/bin/${exec_cmd[0]}" "${exec_cmd[@]:1}"
+  kit_run "$kit/bin/orterun" -np "$exec_np" --oversubscribe "$loader" --library-path "$libpath" "${preload[@]}" \
+    "$program" "${exec_cmd[@]:1}"
   exit $?
 fi
 

@@ -7,6 +7,7 @@
 #include "call/persistent.h"
 #include "call/pmpi_handoff.h"
 #include "call/progress.h"
+#include "state/linear_plans.h"
 #include "support/log.h"
 #include "support/watchdog.h"
 
@@ -20,7 +21,7 @@ void report_error(const UserCall& c, Mode mode, int rc) {
 }
 
 const algos::Schedule& schedule_of(const CommState& state, const UserCall& c) {
-  return c.alltoall() ? state.info->alltoall : state.info->plan;
+  return schedule_for(*state.info, c.alltoall());
 }
 
 // The handle's scratch for its blocking calls, made on the first.

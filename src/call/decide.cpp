@@ -5,6 +5,7 @@
 
 #include "call/device_sides.h"
 #include "call/large_counts.h"
+#include "state/linear_plans.h"
 #include "support/config.h"
 #include "support/log.h"
 #include "transport/device/backend_loader.h"
@@ -93,7 +94,7 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
   if (d.error != MPI_SUCCESS) return done();
 
   // ---- The variant of every block, and whether bundles travel.
-  const algos::Schedule& schedule = c.alltoall() ? info.alltoall : info.plan;
+  const algos::Schedule& schedule = schedule_for(info, c.alltoall());
   std::vector<Variant>& variant = s.choice.variant;
   const auto all = [&](Variant v) {
     assign_variants(

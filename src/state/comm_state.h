@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -26,7 +27,10 @@ struct GraphInfo {
   bool any_real_out = false;             // an out-neighbour other than MPI_PROC_NULL
   std::vector<int> node_of;              // rank -> node id (dense, 0..nodes-1)
   std::vector<algos::RankPlace> places;  // rank -> (node, device, package), the planners' input
-  std::vector<int> process_of;           // rank -> MPI_COMM_WORLD rank: names a process for the IPC caches
+  // How alltoall blocks pair with slots where a peer is named twice: list
+  // order, or crossed per dimension on a Cartesian communicator.
+  algos::EdgePairing pairing = algos::EdgePairing::kListOrder;
+  std::vector<int> process_of;  // rank -> MPI_COMM_WORLD rank: names a process for the IPC caches
   std::string topo_source;
   // Only the linear plans were built: the graph's calls can never choose
   // another variant (graph_setup.cpp, linear_only), so the node lists, the
@@ -59,8 +63,14 @@ struct GraphInfo {
   // kAgreedTerms (graph_setup.h) terms, each the maximum over all ranks of
   // what each rank's plan building put there (the cost model's predictions,
   // cost_tables.h): the same vector on every rank, from the one allreduce of
-  // graph creation.
+  // graph creation. A linear-only graph's are its own rank's, made with
+  // its tables when first asked (ensure_cost_tables): its calls never ask.
   std::vector<std::int64_t> agreed_max;
+  mutable std::once_flag costs_made;
+  // A graph set up without agreement builds each family's linear plan and
+  // schedule when first needed (linear_plans.h).
+  mutable std::once_flag gather_built;
+  mutable std::once_flag alltoall_built;
 };
 
 // At most this many calls of one communicator handle in flight together

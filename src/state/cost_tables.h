@@ -33,4 +33,11 @@ void linear_cost_terms(const GraphInfo& info, int ranks_on_node, std::vector<std
 // wins clearly, so that calls do not send its bundles for nothing).
 void set_cost_tables(GraphInfo& info, const std::int64_t* agreed);
 
+// A linear-only graph (graph_setup.cpp) has no cost rows from creation: its
+// calls never ask. Whatever reads a graph's cost tables or agreed terms
+// (introspection: the benchmarks' predictions; tests) calls this first,
+// which makes them once, this rank's own linear rows. Other graphs have
+// theirs from creation and this does nothing.
+void ensure_cost_tables(const GraphInfo& info);
+
 }  // namespace nbrcoll

@@ -15,7 +15,9 @@
 #include <vector>
 
 #include "state/cost_tables.h"
+#include "state/linear_plans.h"
 #include "state/places.h"
+#include "state/plan_input.h"
 #include "state/shared_comm.h"
 #include "state/tag_blocks.h"
 #include "support/config.h"
@@ -27,18 +29,6 @@
 namespace nbrcoll {
 
 namespace {
-
-// The node's topology, loaded once per process.
-const topo::NodeTopology& node_topology() {
-  static const topo::NodeTopology topology = [] {
-    topo::LoadResult r = topo::load_topology(config().topo);
-    if (!r.error.empty())
-      log(LogLevel::kWarn, "topology '%s': %s; using %s", config().topo.c_str(), r.error.c_str(),
-          r.topology.source.c_str());
-    return r.topology;
-  }();
-  return topology;
-}
 
 // What names this process's node: hostname and boot id. Nodes emulated by
 // network namespaces with their own UTS hostname differ by hostname; so do
@@ -53,10 +43,6 @@ const std::string& host_identity() {
     return std::string(host) + '\n' + boot;
   }();
   return identity;
-}
-
-int to_plan_rank(int mpi_rank) {
-  return mpi_rank == MPI_PROC_NULL ? algos::kNoRank : mpi_rank;
 }
 
 // This rank's neighbour lists in the order the standard gives the blocks of
@@ -250,15 +236,6 @@ bool without_agreement(const Facts& f) {
          single_threaded() && unagreed_serial(true) >= 0;
 }
 
-// A linear plan's tags all 0: its messages between two ranks then match in
-// posting order (MPI's non-overtaking rule), the same at both ends: the
-// receiver posts in in-list order, the sender in out-list order (the
-// staggered own sends keep that order per peer).
-void zero_tags(algos::Plan& plan) {
-  for (algos::Recv& r : plan.recvs) r.tag = 0;
-  for (algos::Send& x : plan.sends) x.tag = 0;
-}
-
 // Calls in flight together use disjoint tag windows; the notes of calls in
 // processes with a GPU runtime use as many tags again, above the windows;
 // the IPC acks the last tag of the handle's block (tag_blocks.h), or
@@ -267,37 +244,6 @@ void set_tag_stride(GraphInfo& info) {
   const long long stride = 1 + std::max(algos::largest_tag(info.plan.mixed), algos::largest_tag(info.alltoall.mixed));
   if (2 * stride >= tag_upper_bound()) throw std::runtime_error("plan tags exceed MPI_TAG_UB");
   info.tag_stride = static_cast<int>(stride);  // this rank's; set_tag_windows() makes it common
-}
-
-// What the planners know of this rank's node.
-void set_node(algos::PlanInput& input) {
-  const topo::NodeTopology& topology = node_topology();
-  input.node.devices = topology.devices;
-  input.node.links = topology.links;
-  input.node.hops = topology.hops;
-}
-
-// The linear plans alone (linear_only): no node lists needed. `zero`: their
-// tags all 0 (a graph set up without agreement).
-void build_linear_plans(algos::PlanInput& input, GraphInfo& info, bool zero) {
-  set_node(input);
-  using algos::Variant;
-  info.linear_only = true;
-  info.linear = algos::build_linear_plan(input);
-  info.alltoall_linear = algos::build_linear_alltoall_plan(input);
-  if (zero) {
-    zero_tags(info.linear);
-    zero_tags(info.alltoall_linear);
-  }
-  info.plan = algos::compile_schedule(
-      algos::mix_plans({{Variant::kLinear, &info.linear}}, input.in, input.out.size(), false), info.node_of);
-  info.alltoall = algos::compile_schedule(
-      algos::mix_plans({{Variant::kLinear, &info.alltoall_linear}}, input.in, input.out.size(), true), info.node_of);
-  // The model's linear rows (one node: every rank on it, no network), for
-  // the benchmarks' predictions; the calls never ask.
-  info.agreed_max.clear();
-  linear_cost_terms(info, info.size, info.agreed_max);
-  set_tag_stride(info);
 }
 
 // The plans from the complete input (local work only).
@@ -396,6 +342,7 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   info->places = decoded.places;
   for (const algos::RankPlace& p : info->places) info->node_of.push_back(p.node);
 
+  info->pairing = pairing;
   algos::PlanInput input;
   input.rank = info->rank;
   input.pairing = pairing;
@@ -405,8 +352,16 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
     // A rank that could not read its lists fails the agreement, which every
     // rank enters (or, without one, stops: setup_graph).
     if (own.failed) return MPI_ERR_OTHER;
-    input.places = std::move(decoded.places);
-    build_linear_plans(input, *info, facts.unagreed);
+    info->linear_only = true;
+    if (facts.unagreed) {
+      info->unagreed = true;  // its plans are built when first needed (linear_plans.h); tags all 0
+      info->tag_stride = 1;
+    } else {
+      input.places = std::move(decoded.places);
+      set_node(input);
+      build_linear_plans(input, *info);
+      set_tag_stride(*info);
+    }
     times.plans = clock.lap();
     out = std::move(info);
     return MPI_SUCCESS;
@@ -543,7 +498,6 @@ GraphSetup setup_without_agreement(MPI_Comm graph_comm, std::shared_ptr<GraphInf
   info->unagreed = true;
   auto channel = std::make_shared<OwnedComm>(unagreed_serial(false), 0);
   set_tag_windows(*info, info->tag_stride, kTagBlock);
-  set_cost_tables(*info, info->agreed_max.data());
   setup.times.total = clock.since_start();
   trace_setup(*info, setup.times, "shared communicator, no agreement");
   setup.info = std::move(info);
@@ -592,8 +546,10 @@ GraphSetup setup_graph(MPI_Comm graph_comm) {
     return setup;
   }
   set_tag_windows(*info, agreed.tag_stride, agreed.shared ? kTagBlock : tag_upper_bound());
-  info->agreed_max = std::move(agreed.agreed_max);
-  set_cost_tables(*info, info->agreed_max.data());
+  if (!info->linear_only) {
+    info->agreed_max = std::move(agreed.agreed_max);
+    set_cost_tables(*info, info->agreed_max.data());
+  }
   trace_setup(*info, setup.times, agreed.shared ? "shared communicator" : "private communicator");
   setup.info = std::move(info);
   setup.channel = std::move(channel);

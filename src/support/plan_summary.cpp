@@ -3,12 +3,14 @@
 #include <cstdio>
 
 #include "algos/plan_stats.h"
+#include "state/linear_plans.h"
 
 namespace nbrcoll {
 
 std::string summarize_plans(const GraphInfo& info) {
   // Shares scale with the block, so the bytes for a 1 MiB block read as per-MiB traffic.
   constexpr std::uint64_t kBlock = 1 << 20;
+  ensure_linear_plans(info);
   char head[192];
   std::snprintf(head, sizeof head,
                 "graph: in %zu out %zu nodes %d topo %s; this rank sends per 1 MiB block: ", info.in.size(),

@@ -17,6 +17,7 @@
 
 #include "state/comm_state.h"
 #include "state/cost_tables.h"
+#include "state/linear_plans.h"
 #include "state/graph_setup.h"
 #include "state/places.h"
 #include "state/shared_comm.h"
@@ -206,6 +207,8 @@ void created_state(MPI_Comm comm, const Graph& g) {
               std::to_string(want[r].package) + ")");
     flat.insert(flat.end(), {p.node, p.device, p.package});
   }
+  // A linear-only graph's rows are made when first asked (this rank's own).
+  nbrcoll::ensure_cost_tables(info);
   check(info.agreed_max.size() == static_cast<std::size_t>(nbrcoll::kAgreedTerms), g.name + ": kAgreedTerms terms");
   // A graph whose calls can only run linear (auto on one node here) builds
   // the linear plans alone: no node lists, no other planner, no cost model.
@@ -217,7 +220,8 @@ void created_state(MPI_Comm comm, const Graph& g) {
                                              std::to_string(info.nodes) + " nodes)");
   if (info.linear_only) {
     check(info.leader.recvs.empty() && info.leader.sends.empty() && info.aggregated.bundle_sends.empty() &&
-              info.plan.mixed.variants == std::vector<nbrcoll::algos::Variant>{nbrcoll::algos::Variant::kLinear},
+              nbrcoll::schedule_for(info, false).mixed.variants ==
+                  std::vector<nbrcoll::algos::Variant>{nbrcoll::algos::Variant::kLinear},
           g.name + ": a linear-only graph has no other plan");
     // Its cost rows are all linear's.
     const std::size_t row = nbrcoll::algos::kModelSizeCount;
@@ -251,7 +255,7 @@ void created_state(MPI_Comm comm, const Graph& g) {
   } else {
     check(!state->own->shared || state->own->serial < nbrcoll::agreed_serials(),
           g.name + ": an agreed serial lies below the unagreed half");
-    flat.insert(flat.end(), info.agreed_max.begin(), info.agreed_max.end());
+    if (!info.linear_only) flat.insert(flat.end(), info.agreed_max.begin(), info.agreed_max.end());
   }
   check(same_everywhere(comm, flat), g.name + ": places, strides and agreed terms equal on every rank");
 
