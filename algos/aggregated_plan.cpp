@@ -83,13 +83,14 @@ struct NodePairs {
 };
 
 // E(my node, B) from node_out and E(A, my node) from node_in, every edge
-// with its occurrence number k (k-th s -> d edge).
+// named by the slot it fills: {s, d, k}, the k-th occurrence of s in d's
+// in-list (the sources' side knows k from receiver_occurrences).
 NodePairs collect_pairs(const PlanInput& input) {
   const auto node_of = [&input](int rank) { return input.places[static_cast<std::size_t>(rank)].node; };
   const int my_node = node_of(input.rank);
   NodePairs pairs;
   for (const auto& [s, out] : input.node_out) {
-    const std::vector<int> nth = occurrence_numbers(out);
+    const std::vector<int> nth = receiver_occurrences(out, input.pairing);
     for (std::size_t j = 0; j < out.size(); ++j) {
       const int d = out[j];
       if (d == kNoRank || node_of(d) == my_node) continue;
@@ -120,7 +121,12 @@ NodePairs collect_pairs(const PlanInput& input) {
 class AggregatedPlanner {
  public:
   AggregatedPlanner(const PlanInput& input, const NodePairs& pairs, bool alltoall)
-      : in_(input), pairs_(pairs), me_(input.rank), my_node_(node_of(input.rank)), alltoall_(alltoall) {}
+      : in_(input),
+        pairs_(pairs),
+        me_(input.rank),
+        my_node_(node_of(input.rank)),
+        alltoall_(alltoall),
+        k_at_receiver_(receiver_occurrences(input.out, input.pairing)) {}
 
   Plan build() {
     plan_ = linear_plan_of(in_, alltoall_, [this](int s, int d) { return !aggregated(node_of(s), node_of(d)); });
@@ -164,9 +170,9 @@ class AggregatedPlanner {
 
   // The out-edge of this rank that carries alltoall block {me, d, k}.
   [[nodiscard]] int out_edge_of(const BlockId& b) const {
-    int seen = 0;
     for (int j = 0; j < static_cast<int>(in_.out.size()); ++j) {
-      if (in_.out[static_cast<std::size_t>(j)] == b.dest && seen++ == b.k) return j;
+      const auto u = static_cast<std::size_t>(j);
+      if (in_.out[u] == b.dest && k_at_receiver_[u] == b.k) return j;
     }
     return -1;
   }
@@ -316,6 +322,7 @@ class AggregatedPlanner {
   int me_;
   int my_node_;
   bool alltoall_;
+  std::vector<int> k_at_receiver_;  // per out-edge (receiver_occurrences)
   Plan plan_;
   std::vector<BundleKey> send_keys_;
   std::vector<BundleKey> recv_keys_;

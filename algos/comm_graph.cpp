@@ -37,6 +37,17 @@ std::string validate_graph(const CommGraph& g) {
   std::sort(from_in.begin(), from_in.end());
   std::sort(from_out.begin(), from_out.end());
   if (from_in != from_out) return "out-lists and in-lists disagree";
+  if (g.pairing == EdgePairing::kCartesian) {
+    for (std::size_t r = 0; r < p; ++r) {
+      const std::vector<int>& out = g.out[r];
+      if (g.in[r] != out || out.size() % 2 != 0) return "rank " + std::to_string(r) + ": not a Cartesian neighbourhood";
+      for (std::size_t j = 0; j < out.size(); ++j) {
+        const int d = out[j];
+        if (d != kNoRank && g.in[static_cast<std::size_t>(d)][j ^ 1U] != static_cast<int>(r))
+          return "rank " + std::to_string(r) + ": Cartesian lists that do not mirror rank " + std::to_string(d) + "'s";
+      }
+    }
+  }
   return {};
 }
 
@@ -49,6 +60,7 @@ PlanInput make_plan_input(const CommGraph& g, int rank) {
   input.node = g.nodes[static_cast<std::size_t>(node)];
   input.in = g.in[r];
   input.out = g.out[r];
+  input.pairing = g.pairing;
   for (int q = 0; q < g.size(); ++q) {
     if (g.places[static_cast<std::size_t>(q)].node != node) continue;
     input.node_in.emplace_back(q, g.in[static_cast<std::size_t>(q)]);

@@ -1,9 +1,12 @@
 // The linear plan: one message per edge, what Open MPI and MPICH do. Self
-// edges become local copies (MPI would send to itself). The k-th occurrence of
-// a source in the in-list pairs with the k-th occurrence of this rank in that
-// source's out-list (MPI's rule); the occurrence number is the tag. The
-// receive side is the same for allgather and alltoall; an alltoall send
-// carries the block of its own out-edge.
+// edges become local copies (MPI would send to itself). A receive slot's tag
+// is its occurrence number among the in-list's entries of its source; a
+// send's is the occurrence it fills at the receiver (receiver_occurrences:
+// with kListOrder the k-th occurrence of the receiver in the out-list, MPI's
+// rule for graphs; on Cartesian communicators the two blocks of a dimension
+// whose neighbours are one rank cross). The receive side is the same for
+// allgather and alltoall; an alltoall send carries the block of its own
+// out-edge.
 #include "algos/linear_plan.h"
 
 #include <unordered_map>
@@ -15,11 +18,15 @@ namespace nbrcoll::algos {
 Plan linear_plan_of(const PlanInput& input, bool alltoall, const std::function<bool(int source, int dest)>& keep) {
   Plan plan;
   plan.rank = input.rank;
+  const std::vector<int> k_at_receiver = receiver_occurrences(input.out, input.pairing);
   // Alltoall self edges: the k-th self occurrence in the in-list takes the
-  // block of the k-th self occurrence in the out-list.
-  std::vector<int> self_out_edges;
+  // block of the self out-edge that fills it.
+  std::vector<int> self_out_edges;  // by k
   for (int j = 0; j < static_cast<int>(input.out.size()); ++j) {
-    if (input.out[static_cast<std::size_t>(j)] == input.rank) self_out_edges.push_back(j);
+    if (input.out[static_cast<std::size_t>(j)] != input.rank) continue;
+    const auto k = static_cast<std::size_t>(k_at_receiver[static_cast<std::size_t>(j)]);
+    if (self_out_edges.size() <= k) self_out_edges.resize(k + 1, -1);
+    self_out_edges[k] = j;
   }
   std::size_t self_seen = 0;
   std::unordered_map<int, int> seen;
@@ -34,6 +41,7 @@ Plan linear_plan_of(const PlanInput& input, bool alltoall, const std::function<b
         // the in-list has no block and stays untouched, as with MPI.
         if (self_seen == self_out_edges.size()) continue;
         c.from_out_edge = self_out_edges[self_seen++];
+        if (c.from_out_edge < 0) continue;
       }
       plan.copies.push_back(c);
       continue;
@@ -46,14 +54,13 @@ Plan linear_plan_of(const PlanInput& input, bool alltoall, const std::function<b
     r.link = classify_link(input.places, input.node, source, input.rank);
     plan.recvs.push_back(r);
   }
-  seen.clear();
   for (int j = 0; j < static_cast<int>(input.out.size()); ++j) {
     const int dest = input.out[static_cast<std::size_t>(j)];
     if (dest == kNoRank || dest == input.rank || !keep(input.rank, dest)) continue;
     Send s;
     s.peer = dest;
     s.origin = input.rank;
-    s.tag = seen[dest]++;
+    s.tag = k_at_receiver[static_cast<std::size_t>(j)];
     s.out_edge = alltoall ? j : -1;
     s.link = classify_link(input.places, input.node, input.rank, dest);
     plan.sends.push_back(s);

@@ -24,6 +24,18 @@ std::vector<int> occurrence_numbers(const std::vector<int>& list) {
   return k;
 }
 
+std::vector<int> receiver_occurrences(const std::vector<int>& out, EdgePairing pairing) {
+  const std::vector<int> k = occurrence_numbers(out);
+  if (pairing == EdgePairing::kListOrder) return k;
+  std::vector<int> at_receiver(k.size());
+  for (std::size_t j = 0; j < out.size(); ++j) {
+    const std::size_t mate = j ^ 1U;
+    const bool crossed = out[j] != kNoRank && mate < out.size() && out[mate] == out[j];
+    at_receiver[j] = k[crossed ? mate : j];
+  }
+  return at_receiver;
+}
+
 const char* link_class_name(LinkClass c) {
   switch (c) {
     case LinkClass::kSameDevice:

@@ -61,6 +61,32 @@ inline ByteRange share_bytes(const Share& share, std::uint64_t block) {
 // O(n log n), no per-entry allocation.
 std::vector<int> occurrence_numbers(const std::vector<int>& list);
 
+// Which receive slot the alltoall block of an out-edge fills where a rank
+// names one peer more than once (duplicate edges, or a periodic Cartesian
+// dimension of 1 or 2 processes). Allgather blocks are all alike, so only
+// alltoall(v) depends on it.
+enum class EdgePairing : std::uint8_t {
+  // Distributed graphs and MPI_Graph_create: the k-th occurrence of d in
+  // s's out-list fills the k-th occurrence of s in d's in-list (messages
+  // between one pair match in order).
+  kListOrder,
+  // Cartesian communicators (MPI-4.1 section 8.6, Example 8.10; MPI Forum
+  // issue 153): both lists are (-1, +1) pairs, one per dimension, and the
+  // block a rank sends towards -1 in a dimension arrives from +1 at the
+  // receiver and vice versa: out-edge j fills the receiver's slot j ^ 1.
+  kCartesian,
+};
+
+// Per entry of a rank's out-list: the k such that the entry's block fills
+// the k-th occurrence of this rank in the receiver's in-list (kNoRank
+// entries: their own occurrence number). kListOrder: occurrence_numbers(out).
+// kCartesian: the receiver's lists mirror the sender's per dimension (it
+// names the sender at slot i exactly where the sender names it at i ^ 1),
+// so the k of out-edge j is the occurrence number of entry j ^ 1 where that
+// entry names the same peer (a dimension whose -1 and +1 neighbours are
+// one rank: the pair's two blocks cross), else of entry j.
+std::vector<int> receiver_occurrences(const std::vector<int>& out, EdgePairing pairing);
+
 // How a fragment travels, for statistics and the cost model.
 enum class LinkClass : std::uint8_t {
   kSameDevice,   // two ranks on one GCD
@@ -116,9 +142,10 @@ struct LocalCopy {
 // Aggregated plans move the blocks of many edges in one message, a bundle.
 // Every rank that handles a block names it the same way:
 //   allgather: {origin, -1, 0}, the origin's block;
-//   alltoall:  {origin, dest, k}, the block of the k-th edge from origin to
-//              dest (the k-th occurrence of dest in origin's out-list, which
-//              MPI pairs with the k-th occurrence of origin in dest's in-list).
+//   alltoall:  {origin, dest, k}, the block that fills the k-th occurrence
+//              of origin in dest's in-list: the out-edge of origin that
+//              receiver_occurrences() pairs with it (with kListOrder the k-th
+//              occurrence of dest in origin's out-list).
 struct BlockId {
   int origin = kNoRank;
   int dest = -1;
@@ -223,6 +250,9 @@ struct PlanInput {
   NodeMatrices node;              // topology of this rank's node
   std::vector<int> in;            // this rank's in-list (sources), kNoRank allowed
   std::vector<int> out;           // this rank's out-list (destinations), kNoRank allowed
+  // How alltoall blocks pair with receive slots: the communicator's kind,
+  // the same on every rank (every alltoall planner honours it).
+  EdgePairing pairing = EdgePairing::kListOrder;
   // In-lists of every rank on this rank's node, this rank included (NI_r),
   // as (rank, in-list) pairs sorted by rank.
   std::vector<std::pair<int, std::vector<int>>> node_in;

@@ -116,8 +116,11 @@ class Simulation {
 
   // ---- blocks ----------------------------------------------------------------
 
-  // Alltoall: the k-th edge s -> d is out-edge edge_of_[s][(d, k)] of s, and
-  // slot i of d holds block slot_block_[d][i].
+  // Alltoall: block {s, d, k} (the one that fills the k-th occurrence of s
+  // in d's in-list) is out-edge edge_of_[s][(d, k)] of s, and slot i of d
+  // holds block slot_block_[d][i]. Graphs: the k-th occurrence of d in s's
+  // out-list. Cartesian: out-edge j fills slot j ^ 1 of d, whose k is
+  // counted in d's in-list.
   void index_edges() {
     edge_of_.assign(n_, {});
     slot_block_.assign(n_, {});
@@ -125,7 +128,15 @@ class Simulation {
       std::map<int, int> nth;
       for (int j = 0; j < static_cast<int>(out(r).size()); ++j) {
         const int d = out(r)[static_cast<std::size_t>(j)];
-        if (d != kNoRank) edge_of_[static_cast<std::size_t>(r)][{d, nth[d]++}] = j;
+        if (d == kNoRank) continue;
+        int k = nth[d]++;
+        if (g_.pairing == EdgePairing::kCartesian) {
+          const std::vector<int>& there = in(d);
+          const auto slot = static_cast<std::ptrdiff_t>(static_cast<std::size_t>(j) ^ 1U);
+          k = static_cast<int>(
+              std::count(there.begin(), there.begin() + std::min<std::ptrdiff_t>(slot, std::ssize(there)), r));
+        }
+        edge_of_[static_cast<std::size_t>(r)][{d, k}] = j;
       }
       std::map<int, int> seen;
       for (const int s : in(r)) {

@@ -21,18 +21,22 @@
 
 namespace nbrcoll::algos {
 
-// A communicator with a distributed graph topology, as MPI would hold it.
+// A communicator with a topology, as MPI would hold it: a distributed graph
+// (or MPI_Graph_create's, whose lists are the same), or a Cartesian one.
 struct CommGraph {
   std::vector<RankPlace> places;      // one per rank
   std::vector<NodeMatrices> nodes;    // one per node index (its topology)
   std::vector<std::vector<int>> in;   // in-list of each rank (kNoRank allowed)
   std::vector<std::vector<int>> out;  // out-list of each rank (kNoRank allowed)
+  // kCartesian: in == out on every rank, (-1, +1) pairs per dimension.
+  EdgePairing pairing = EdgePairing::kListOrder;
   [[nodiscard]] int size() const { return static_cast<int>(places.size()); }
 };
 
 // Empty when the graph is one MPI accepts (sizes agree, ranks in range, and
-// each out-list is, as a multiset, the ranks whose in-lists name it); else
-// what is wrong.
+// each out-list is, as a multiset, the ranks whose in-lists name it; a
+// Cartesian one also mirrors its lists per dimension: rank d names s at
+// slot i ^ 1 wherever s names d at j = i); else what is wrong.
 std::string validate_graph(const CommGraph& graph);
 
 // What rank `rank` would gather at MPI_Dist_graph_create_adjacent time.
@@ -67,8 +71,10 @@ SimResult simulate(const CommGraph& graph, const std::vector<Plan>& plans,
 // Neighbor alltoall(v): edge_bytes[s][j] = bytes of the block rank s sends
 // on its out-edge j (one entry per out-list entry, kNoRank entries too).
 // Slot i of rank d must get the block of the out-edge that MPI pairs with
-// it: the k-th occurrence of s in d's in-list with the k-th occurrence of d
-// in s's out-list.
+// it: on a graph the k-th occurrence of s in d's in-list with the k-th
+// occurrence of d in s's out-list; on a Cartesian communicator slot i with
+// out-edge i ^ 1 of s (the standard's rule, written here from the lists
+// alone, not by receiver_occurrences()).
 SimResult simulate_alltoall(const CommGraph& graph, const std::vector<Plan>& plans,
                             const std::vector<std::vector<std::uint64_t>>& edge_bytes);
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "algos/testing/cartesian_lists.h"
+
 namespace nbrcoll::algos::testing {
 
 CommGraph make_comm(const std::vector<NodeSpec>& nodes) {
@@ -51,6 +53,14 @@ void set_edges(CommGraph& g, const std::vector<Edge>& edges, Rng* rng, double nu
   };
   for (auto& list : g.in) shuffle(list);
   for (auto& list : g.out) shuffle(list);
+}
+
+void set_cartesian(CommGraph& g, const std::vector<int>& dims, const std::vector<bool>& periods) {
+  g.pairing = EdgePairing::kCartesian;
+  for (int r = 0; r < g.size(); ++r) {
+    g.out[static_cast<std::size_t>(r)] = cartesian_neighbours(dims, periods, r, kNoRank);
+    g.in[static_cast<std::size_t>(r)] = g.out[static_cast<std::size_t>(r)];
+  }
 }
 
 std::vector<Edge> erdos_renyi_edges(int ranks, double density, Rng& rng) {

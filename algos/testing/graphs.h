@@ -29,6 +29,13 @@ CommGraph make_uniform_comm(Model model, int nodes, int ranks_per_node);
 // with probability `null_rate` per entry.
 void set_edges(CommGraph& graph, const std::vector<Edge>& edges, Rng* rng = nullptr, double null_rate = 0.0);
 
+// The lists of a Cartesian communicator of grid `dims` over every rank of
+// `graph` (the product of dims must be its size; numbering row-major, the
+// last dimension fastest, as MPI_Cart_create's): per dimension the
+// neighbour at -1, then at +1 (MPI_Cart_shift's order), kNoRank past a
+// non-periodic border; in-list = out-list; pairing kCartesian.
+void set_cartesian(CommGraph& graph, const std::vector<int>& dims, const std::vector<bool>& periods);
+
 // Every ordered pair s != d with probability `density`.
 std::vector<Edge> erdos_renyi_edges(int ranks, double density, Rng& rng);
 // Periodic `dims`-dimensional grid as square as possible, all offsets within

@@ -16,7 +16,7 @@ namespace nbrcoll {
 namespace {
 
 void report_error(const UserCall& c, Mode mode, int rc) {
-  log(LogLevel::kInfo, "%s failed with MPI error %d", mpi_name(c.kind, mode), rc);
+  log(LogLevel::kInfo, "%s failed with MPI error %d", call_name(c, mode), rc);
   PMPI_Comm_call_errhandler(c.comm, rc);
 }
 
@@ -44,7 +44,7 @@ int neighbor_collective(const UserCall& c) {
   if (state == nullptr) return pmpi_blocking(c);
   // Watched from its start: on private communicators a duplicate's first
   // call completes its idup (decide), and a late rank holds the others there.
-  const WatchedCall watched(mpi_name(c.kind, Mode::kBlocking), state->sequence->calls + 1, *state->info);
+  const WatchedCall watched(call_name(c, Mode::kBlocking), state->sequence->calls + 1, *state->info);
   CallScratch& s = blocking_scratch(*state);
   const Decision d = decide(c, Mode::kBlocking, state, s);
   if (!d.taken()) return pmpi_blocking(c);

@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "call/device_sides.h"
+#include "call/large_counts.h"
 #include "state/linear_plans.h"
 #include "support/config.h"
 #include "support/log.h"
@@ -15,12 +16,14 @@ namespace {
 
 using algos::Variant;
 
-// Every entry point once, at NBRCOLL_DEBUG=info: proof that nbrcoll took it.
-void log_taken_once(Kind kind, Mode mode) {
+// Every entry point once, at NBRCOLL_DEBUG=info: proof that nbrcoll took it
+// (the large-count forms by their own names).
+void log_taken_once(const UserCall& c, Mode mode) {
   static std::atomic<unsigned> seen{0};
-  const unsigned bit = 1U << (static_cast<unsigned>(kind) + 4U * static_cast<unsigned>(mode));
+  const unsigned bit =
+      1U << (static_cast<unsigned>(c.kind) + 4U * static_cast<unsigned>(mode) + (c.large != nullptr ? 16U : 0U));
   if (!log_enabled(LogLevel::kInfo) || (seen.fetch_or(bit) & bit) != 0) return;
-  log(LogLevel::kInfo, "nbrcoll takes %s", mpi_name(kind, mode));
+  log(LogLevel::kInfo, "nbrcoll takes %s", call_name(c, mode));
 }
 
 // The variant of every unit: rule(B(unit)), B read from the unit's send
@@ -40,7 +43,7 @@ void assign_variants(const algos::Schedule& schedule, const CallLayout& layout, 
 
 void trace(const UserCall& c, Mode mode, const CommState* state, const Decision& d, const CallScratch& s) {
   if (!d.taken()) {
-    log(LogLevel::kTrace, "%s: to the MPI (%s)", mpi_name(c.kind, mode), d.handoff);
+    log(LogLevel::kTrace, "%s: to the MPI (%s)", call_name(c, mode), d.handoff);
     return;
   }
   std::size_t by[algos::kVariantCount] = {};
@@ -48,7 +51,7 @@ void trace(const UserCall& c, Mode mode, const CommState* state, const Decision&
   log(LogLevel::kTrace,
       "%s #%llu: own block %llu B; of %zu blocks %zu by linear, %zu by leader, %zu by aggregated; bundles %s; %s; "
       "%s transport (%s)",
-      mpi_name(c.kind, mode), static_cast<unsigned long long>(state->sequence->calls + 1),
+      call_name(c, mode), static_cast<unsigned long long>(state->sequence->calls + 1),
       static_cast<unsigned long long>(s.layout.send_bytes()), s.choice.variant.size(), by[0], by[1], by[2],
       s.choice.bundles ? "on" : "off", d.path == Path::kLinear ? "host fast path" : "schedule engine",
       d.transport == TransportKind::kDevice ? "device" : "host", d.why);
@@ -73,7 +76,10 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
   if (state == nullptr) return hand_off("not a communicator nbrcoll set up");
   if (algo.kind == Algo::Kind::kNative) return hand_off("NBRCOLL_ALGO=native");
   const GraphInfo& info = *state->info;
-  if (!acceptable(c, info.in, info.out, info.any_real_out, s.args))
+  // A large-count call is taken as its int form where it has one.
+  if (c.large != nullptr && !narrow(c, info.in.size(), info.out.size(), s.narrowed))
+    return hand_off("a count or displacement beyond int, which the MPI's large-count call takes");
+  if (!acceptable(c.large != nullptr ? s.narrowed.call : c, info.in, info.out, info.any_real_out, s.args))
     return hand_off("an argument error, which the MPI reports as it would without nbrcoll");
   if (channel_comm(*state) == MPI_COMM_NULL) return hand_off("this handle has no channel");
   // Processes with a GPU runtime run blocking allgather(v) only.
@@ -83,7 +89,7 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
     return hand_off("a nonblocking or persistent call in a process with a GPU runtime");
 
   // ---- The blocks' sizes: what every variant is chosen from.
-  log_taken_once(c.kind, mode);
+  log_taken_once(c, mode);
   d.error = s.layout.measure(s.args, info.in);
   if (d.error != MPI_SUCCESS) return done();
 

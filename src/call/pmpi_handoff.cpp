@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "call/large_counts.h"
+
 namespace nbrcoll {
 
 namespace {
@@ -105,8 +107,12 @@ bool v_form(const UserCall& c, Mode mode, const Blocks*& receives, const Blocks*
   return receives != nullptr && (c.kind == Kind::kAllgather || sends != nullptr);
 }
 
-// The call itself, in `mode`: as the v form where `v_form` says so.
+// The call itself, in `mode`: as the v form where `v_form` says so; a
+// large-count call as the MPI's own _c call.
 int issue(const UserCall& c, Mode mode, MPI_Info info, MPI_Request* r) {
+#if MPI_VERSION >= 4
+  if (c.large != nullptr) return pmpi_large(c, mode, info, r);
+#endif
   const Blocks* rb = nullptr;
   const Blocks* sb = nullptr;
   Blocks local[2];

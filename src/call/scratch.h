@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "call/arguments.h"
+#include "call/large_counts.h"
 #include "call/layout.h"
 #include "engine/bundle_store.h"
 #include "engine/choice.h"
@@ -22,6 +23,7 @@ namespace nbrcoll {
 
 struct CallScratch {
   CallArgs args;
+  NarrowedCall narrowed;  // decide(): a large-count call's int form
   CallLayout layout;
   engine::CallChoice choice;  // decide(): the variant of every unit, bundles
   DeviceRouting routing;      // decide(): where this rank's bytes lie (device transport only)

@@ -11,6 +11,17 @@ namespace nbrcoll {
 enum class Kind : std::uint8_t { kAllgather, kAllgatherv, kAlltoall, kAlltoallv };
 enum class Mode : std::uint8_t { kBlocking, kNonblocking, kPersistent };
 
+// The arguments of a large-count (MPI 4 "_c") call as the application gave
+// them; null and 0 where the kind has none, as in UserCall.
+struct LargeCounts {
+  MPI_Count sendcount = 0;
+  const MPI_Count* sendcounts = nullptr;
+  const MPI_Aint* sdispls = nullptr;
+  MPI_Count recvcount = 0;
+  const MPI_Count* recvcounts = nullptr;
+  const MPI_Aint* rdispls = nullptr;  // allgatherv: displs
+};
+
 // Counts and displacement arrays are null where the kind has none
 // (allgather: all four; allgatherv: the send ones; alltoall: all four).
 struct UserCall {
@@ -26,11 +37,16 @@ struct UserCall {
   const int* rdispls = nullptr;
   MPI_Datatype recvtype = MPI_DATATYPE_NULL;
   MPI_Comm comm = MPI_COMM_NULL;
+  // A large-count call: its counts and displacements (the int ones above
+  // unset); call/large_counts.h.
+  const LargeCounts* large = nullptr;
   [[nodiscard]] bool alltoall() const { return kind == Kind::kAlltoall || kind == Kind::kAlltoallv; }
   [[nodiscard]] bool variable() const { return kind == Kind::kAllgatherv || kind == Kind::kAlltoallv; }
 };
 
 // "MPI_Ineighbor_alltoallv" and the like.
 const char* mpi_name(Kind kind, Mode mode);
+// The same, "MPI_Ineighbor_alltoallv_c" for a large-count call.
+const char* call_name(const UserCall& c, Mode mode);
 
 }  // namespace nbrcoll

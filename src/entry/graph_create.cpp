@@ -1,6 +1,9 @@
 // Graph creation: the MPI's own, then nbrcoll's set-up on the communicator
 // it made (state/graph_setup.h), collective over it. Either every rank
-// attaches state or none does.
+// attaches state or none does. Distributed graphs, Cartesian communicators
+// (MPI_Cart_create, and MPI_Cart_sub's sub-grids) and MPI_Graph_create's
+// graphs alike: the set-up reads the lists of whichever it is, and plans on
+// the communicator the MPI returned, so its rank order (reorder) is the MPI's.
 #include <mpi.h>
 
 #include <atomic>
@@ -61,6 +64,14 @@ bool is_intercomm(MPI_Comm comm) {
   return comm != MPI_COMM_NULL && PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && inter;
 }
 
+// After the MPI's creation call from `old` returned `rc`: the set-up on the
+// communicator it made (none from an intercommunicator, whose creation
+// calls are erroneous: the MPI's answer stands).
+int created(int rc, MPI_Comm old, const MPI_Comm* made) {
+  if (rc == MPI_SUCCESS && !is_intercomm(old)) setup(*made);
+  return rc;
+}
+
 }  // namespace
 
 extern "C" {
@@ -68,18 +79,30 @@ extern "C" {
 int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[],
                                    int outdegree, const int destinations[], const int destweights[], MPI_Info info,
                                    int reorder, MPI_Comm* comm_dist_graph) {
-  const int rc = PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations,
-                                                 destweights, info, reorder, comm_dist_graph);
-  if (rc == MPI_SUCCESS && !is_intercomm(comm_old)) setup(*comm_dist_graph);
-  return rc;
+  return created(PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations,
+                                                 destweights, info, reorder, comm_dist_graph),
+                 comm_old, comm_dist_graph);
 }
 
 int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[],
                           const int weights[], MPI_Info info, int reorder, MPI_Comm* comm_dist_graph) {
-  const int rc =
-      PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
-  if (rc == MPI_SUCCESS && !is_intercomm(comm_old)) setup(*comm_dist_graph);
-  return rc;
+  return created(
+      PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph),
+      comm_old, comm_dist_graph);
+}
+
+int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
+                    MPI_Comm* comm_cart) {
+  return created(PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart), comm_old, comm_cart);
+}
+
+int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
+  return created(PMPI_Cart_sub(comm, remain_dims, newcomm), comm, newcomm);
+}
+
+int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
+                     MPI_Comm* comm_graph) {
+  return created(PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph), comm_old, comm_graph);
 }
 
 }  // extern "C"

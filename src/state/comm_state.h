@@ -27,7 +27,10 @@ struct GraphInfo {
   bool any_real_out = false;             // an out-neighbour other than MPI_PROC_NULL
   std::vector<int> node_of;              // rank -> node id (dense, 0..nodes-1)
   std::vector<algos::RankPlace> places;  // rank -> (node, device, package), the planners' input
-  std::vector<int> process_of;           // rank -> MPI_COMM_WORLD rank: names a process for the IPC caches
+  // How alltoall blocks pair with slots where a peer is named twice: list
+  // order, or crossed per dimension on a Cartesian communicator.
+  algos::EdgePairing pairing = algos::EdgePairing::kListOrder;
+  std::vector<int> process_of;  // rank -> MPI_COMM_WORLD rank: names a process for the IPC caches
   std::string topo_source;
   // Only the linear plans were built: the graph's calls can never choose
   // another variant (graph_setup.cpp, linear_only), so the node lists, the

@@ -45,11 +45,50 @@ const std::string& host_identity() {
   return identity;
 }
 
-int read_neighbours(MPI_Comm comm, std::vector<int>& in, std::vector<int>& out) {
+// This rank's neighbour lists in the order the standard gives the blocks of
+// a neighborhood collective (MPI-4.1 section 8.6), and how alltoall blocks
+// pair with slots on this kind of communicator:
+// - distributed graph: MPI_Dist_graph_neighbors' lists;
+// - Cartesian: per dimension the source of MPI_Cart_shift(comm, d, 1), the
+//   neighbour at -1, then its destination, at +1 (MPI_PROC_NULL past a
+//   non-periodic border), the same list both ways; blocks cross per
+//   dimension (algos::EdgePairing::kCartesian);
+// - graph (MPI_Graph_create): MPI_Graph_neighbors, both ways.
+int read_neighbours(MPI_Comm comm, std::vector<int>& in, std::vector<int>& out, algos::EdgePairing& pairing) {
+  int kind = MPI_UNDEFINED;
+  int rc = PMPI_Topo_test(comm, &kind);
+  if (rc != MPI_SUCCESS) return rc;
+  pairing = kind == MPI_CART ? algos::EdgePairing::kCartesian : algos::EdgePairing::kListOrder;
+  if (kind == MPI_CART) {
+    int dims = 0;
+    rc = PMPI_Cartdim_get(comm, &dims);
+    out.clear();
+    for (int d = 0; d < dims && rc == MPI_SUCCESS; ++d) {
+      int minus = MPI_PROC_NULL;
+      int plus = MPI_PROC_NULL;
+      rc = PMPI_Cart_shift(comm, d, 1, &minus, &plus);
+      out.push_back(minus);
+      out.push_back(plus);
+    }
+    in = out;
+    return rc;
+  }
+  if (kind == MPI_GRAPH) {
+    int rank = 0;
+    int degree = 0;
+    rc = PMPI_Comm_rank(comm, &rank);
+    if (rc == MPI_SUCCESS) rc = PMPI_Graph_neighbors_count(comm, rank, &degree);
+    if (rc != MPI_SUCCESS) return rc;
+    out.resize(static_cast<std::size_t>(degree));
+    rc = PMPI_Graph_neighbors(comm, rank, degree, out.data());
+    in = out;
+    return rc;
+  }
+  if (kind != MPI_DIST_GRAPH) return MPI_ERR_TOPOLOGY;
   int indegree = 0;
   int outdegree = 0;
   int weighted = 0;
-  int rc = PMPI_Dist_graph_neighbors_count(comm, &indegree, &outdegree, &weighted);
+  rc = PMPI_Dist_graph_neighbors_count(comm, &indegree, &outdegree, &weighted);
   if (rc != MPI_SUCCESS) return rc;
   in.resize(static_cast<std::size_t>(indegree));
   out.resize(static_cast<std::size_t>(outdegree));
@@ -166,8 +205,14 @@ bool linear_only(int nodes) {
 struct Facts {
   int nodes = 0;  // 0: not known (the places could not be read)
   bool covers_world = false;
+  bool cartesian = false;  // PMPI_Topo_test: MPI_CART, the same on every rank
   bool unagreed = false;
 };
+
+bool is_cartesian(MPI_Comm comm) {
+  int kind = MPI_UNDEFINED;
+  return PMPI_Topo_test(comm, &kind) == MPI_SUCCESS && kind == MPI_CART;
+}
 
 bool single_threaded() {
   int provided = MPI_THREAD_SINGLE;
@@ -181,11 +226,14 @@ bool single_threaded() {
 // another at the same time), on the shared communicator, while unagreed
 // serials last. Its serial is then drawn (unagreed_serial), its linear
 // tags are all 0 so its tag stride is 1 on every rank, and its cost rows
-// are this rank's own (its calls never ask them). Every rank decides alike:
-// nothing here depends on what only one rank knows.
+// are this rank's own (its calls never ask them). Not on a Cartesian
+// communicator: where a periodic dimension of 1 or 2 processes names one
+// peer twice its two blocks cross (algos::EdgePairing::kCartesian), which
+// posting order cannot say. Every rank decides alike: nothing here depends
+// on what only one rank knows.
 bool without_agreement(const Facts& f) {
-  return f.nodes > 0 && linear_only(f.nodes) && f.covers_world && shared_comm() != MPI_COMM_NULL && single_threaded() &&
-         unagreed_serial(true) >= 0;
+  return f.nodes > 0 && !f.cartesian && linear_only(f.nodes) && f.covers_world && shared_comm() != MPI_COMM_NULL &&
+         single_threaded() && unagreed_serial(true) >= 0;
 }
 
 // Calls in flight together use disjoint tag windows; the notes of calls in
@@ -235,7 +283,8 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   const topo::NodeTopology& topology = node_topology();
   info->topo_source = topology.source;
   OwnPlace own = own_place();
-  int rc = read_neighbours(graph_comm, info->in, info->out);
+  algos::EdgePairing pairing = algos::EdgePairing::kListOrder;
+  int rc = read_neighbours(graph_comm, info->in, info->out, pairing);
   // The node peers receive both lists in one message of at most INT_MAX entries.
   own.failed = rc != MPI_SUCCESS || info->in.size() + info->out.size() > static_cast<std::size_t>(INT_MAX) - 1;
   times.neighbours = clock.lap();
@@ -293,8 +342,10 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   info->places = decoded.places;
   for (const algos::RankPlace& p : info->places) info->node_of.push_back(p.node);
 
+  info->pairing = pairing;
   algos::PlanInput input;
   input.rank = info->rank;
+  input.pairing = pairing;
   std::transform(info->in.begin(), info->in.end(), std::back_inserter(input.in), to_plan_rank);
   std::transform(info->out.begin(), info->out.end(), std::back_inserter(input.out), to_plan_rank);
   if (linear_only(info->nodes)) {
@@ -462,6 +513,7 @@ GraphSetup setup_graph(MPI_Comm graph_comm) {
   std::shared_ptr<GraphInfo> info;
   bool in_world = false;
   Facts facts;
+  facts.cartesian = is_cartesian(graph_comm);
   std::string why;
   try {
     if (build_graph_info(graph_comm, info, in_world, facts, setup.times, clock) != MPI_SUCCESS) info.reset();
@@ -470,7 +522,7 @@ GraphSetup setup_graph(MPI_Comm graph_comm) {
     info.reset();
     // Out of memory before this rank learnt whether its peers go on without
     // agreement: it cannot know whether they would wait for it.
-    if (facts.nodes == 0 && effective_algo().kind == Algo::Kind::kAuto) facts.unagreed = true;
+    if (facts.nodes == 0 && effective_algo().kind == Algo::Kind::kAuto && !facts.cartesian) facts.unagreed = true;
   }
   if (facts.unagreed) return setup_without_agreement(graph_comm, std::move(info), why, setup, clock);
   Agreement agreed;

@@ -35,6 +35,7 @@ void set_node(algos::PlanInput& input) {
 algos::PlanInput plan_input_of(const GraphInfo& info) {
   algos::PlanInput input;
   input.rank = info.rank;
+  input.pairing = info.pairing;
   std::transform(info.in.begin(), info.in.end(), std::back_inserter(input.in), to_plan_rank);
   std::transform(info.out.begin(), info.out.end(), std::back_inserter(input.out), to_plan_rank);
   input.places = info.places;

@@ -1,6 +1,6 @@
 ! nbrcoll from Fortran. One program, built once per binding: mpif.h
 ! (NBR_MPIF), use mpi (NBR_USEMPI), use mpi_f08 (NBR_F08); NBR_MPI4 where the
-! MPI has the persistent neighborhood collectives.
+! MPI has the persistent neighborhood collectives; NBR_MPICH under MPICH.
 !
 !   nbr_fortran observe FILE [thread]   the MPI's behaviour at its edges (sentinels,
 !                                       argument errors, completion calls on user
@@ -17,8 +17,13 @@
 ! edges and MPI_PROC_NULL (MPI_Dist_graph_create_adjacent) and on the same
 ! edges made by MPI_Dist_graph_create, counts 0 and more, a vector send type,
 ! and compare every receive area, guards around and between the blocks
-! included, with its closed form. With EXPECT_NBRCOLL=1 every Fortran entry
-! point the program uses must lead into libnbrcoll (symbols.c).
+! included, with its closed form; then the same on Cartesian communicators
+! (MPI_Cart_create of a 2-D grid periodic in one dimension, reordered; an
+! MPI_Cart_sub sub-grid; their LOGICAL periods read back by MPI_Cart_get),
+! where slot s gets the sender's out-edge s+1 or s-1 (MPI-4.1 section 8.6),
+! and on MPI_Graph_create's graph with a duplicate edge and self loops.
+! With EXPECT_NBRCOLL=1 every Fortran entry point the program uses must
+! lead into libnbrcoll (symbols.c).
 #if defined(NBR_F08)
 #define T_COMM type(MPI_Comm)
 #define T_REQ type(MPI_Request)
@@ -65,6 +70,10 @@ module nbr_fortran_test
   integer, parameter :: GUARD = -7777, LEAD = 2, TAG_USER = 77, MAXN = 64, MAXBUF = 4096, NMETHODS = 9
   integer :: rank, nprocs, ierr, failures, idx_off, obs_unit, areas, undefined_index, ignored(4)
   T_COMM :: ring
+  ! The graph a data check runs on: this process's rank in it, and whether
+  ! it is Cartesian (slot s pairs with the sender's out-edge s+1 or s-1).
+  integer :: me
+  logical :: cart_pairing = .false.
 
 contains
 
@@ -333,6 +342,16 @@ contains
     call MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, -1, src, MPI_UNWEIGHTED, 1, dst, MPI_UNWEIGHTED, &
                                         MPI_INFO_NULL, .false., g, ierr)
     call observe('error.create_negative', [error_class(ierr), l2i(g == MPI_COMM_WORLD)])
+    ! A grid larger than the world; MPI_Cart_sub of a communicator that is not Cartesian.
+    g = MPI_COMM_WORLD
+    call MPI_Cart_create(MPI_COMM_WORLD, 1, [nprocs + 1], [.true.], .false., g, ierr)
+    call observe('error.cart_too_big', [error_class(ierr), l2i(g == MPI_COMM_WORLD)])
+#if !(defined(NBR_F08) && defined(NBR_MPICH))
+    ! (Not under MPICH's use mpi_f08: its own MPI_Cart_sub crashes here, tests/fortran/CMakeLists.txt.)
+    g = MPI_COMM_WORLD
+    call MPI_Cart_sub(ring, [.true.], g, ierr)
+    call observe('error.cart_sub_of_graph', [error_class(ierr), l2i(g == MPI_COMM_WORLD)])
+#endif
   end subroutine observe_argument_errors
 
   ! Completion calls on the application's own requests: indices, flags,
@@ -531,18 +550,94 @@ contains
     call expect_ok(ierr, 'MPI_Dist_graph_create')
     call check_graph(g, 'create', srcs, -1, dsts, -1)
     call MPI_Comm_free(g, ierr)
+    call check_topologies()
     if (any(ignore_objects() /= ignored)) call fail('MPI_STATUS(ES)_IGNORE were written to')
   end subroutine check_graphs
+
+  ! Cartesian and graph communicators (see the head of this file).
+  subroutine check_topologies()
+    T_COMM :: g, grid
+    integer :: dims(3), lists(MAXN), n, indx(MAXN), edges(MAXN), q, k
+    logical :: periods(3), keep(3)
+    dims = 0
+    call MPI_Dims_create(nprocs, 2, dims, ierr)
+    periods = [.true., .false., .false.]
+    call MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, .true., g, ierr)
+    call expect_ok(ierr, 'MPI_Cart_create')
+    call check_cart(g, 'cart 2-D', dims, periods)
+    call MPI_Comm_free(g, ierr)
+    ! Dimensions 1 and 3 of a 3-D grid, both periodic.
+    dims = 0
+    call MPI_Dims_create(nprocs, 3, dims, ierr)
+    periods = [.true., .false., .true.]
+    call MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, .false., grid, ierr)
+    keep = [.true., .false., .true.]
+    call MPI_Cart_sub(grid, keep, g, ierr)
+    call expect_ok(ierr, 'MPI_Cart_sub')
+    call check_cart(g, 'cart sub-grid', [dims(1), dims(3), 0], [.true., .true., .false.])
+    call MPI_Comm_free(g, ierr)
+    call MPI_Comm_free(grid, ierr)
+    ! MPI_Graph_create: a ring, each rank and its partner (rank xor 1) once
+    ! more, a self loop on even ranks.
+    n = 0
+    do q = 0, nprocs - 1
+      call graph_neighbours(q, lists, k)
+      edges(n + 1:n + k) = lists(1:k)
+      n = n + k
+      indx(q + 1) = n
+    end do
+    call MPI_Graph_create(MPI_COMM_WORLD, nprocs, indx, edges, .false., g, ierr)
+    call expect_ok(ierr, 'MPI_Graph_create')
+    call MPI_Graph_neighbors_count(g, rank, k, ierr)
+    call MPI_Graph_neighbors(g, rank, MAXN, edges, ierr)
+    call graph_neighbours(rank, lists, n)
+    if (k /= n .or. any(edges(1:k) /= lists(1:n))) call fail('MPI_Graph_create: neighbours differ from those given')
+    me = rank
+    call run_all(g, 'graph', lists, n, lists, n)
+  end subroutine check_topologies
+
+  subroutine graph_neighbours(q, list, n)
+    integer, intent(in) :: q
+    integer, intent(out) :: list(MAXN), n
+    n = 0
+    if (ieor(q, 1) < nprocs) call push(list, n, ieor(q, 1))
+    call push(list, n, mod(q + 1, nprocs))
+    if (mod(q, 2) == 0) call push(list, n, q)
+    call push(list, n, mod(q + nprocs - 1, nprocs))
+  end subroutine graph_neighbours
+
+  ! A Cartesian communicator made with these dims and periods: its periods as
+  ! the MPI reads them back, its lists from MPI_Cart_shift, every collective.
+  subroutine check_cart(g, label, dims, periods)
+    T_COMM, intent(in) :: g
+    character(len=*), intent(in) :: label
+    integer, intent(in) :: dims(3)
+    logical, intent(in) :: periods(3)
+    integer :: ndims, d, lists(MAXN), n, got_dims(3), coords(3)
+    logical :: got_periods(3)
+    call MPI_Cartdim_get(g, ndims, ierr)
+    if (ndims /= 2) call fail(label//': not 2 dimensions')
+    call MPI_Cart_get(g, 2, got_dims, got_periods, coords, ierr)
+    if (any(got_dims(1:2) /= dims(1:2)) .or. any(got_periods(1:2) .neqv. periods(1:2))) &
+      call fail(label//': MPI_Cart_get reads back other dims or periods')
+    n = 0
+    do d = 0, ndims - 1
+      call MPI_Cart_shift(g, d, 1, lists(n + 1), lists(n + 2), ierr)
+      n = n + 2
+    end do
+    call MPI_Comm_rank(g, me, ierr)
+    cart_pairing = .true.
+    call run_all(g, label, lists, n, lists, n)
+    cart_pairing = .false.
+  end subroutine check_cart
 
   ! Every collective on g. given_*: the lists this rank gave (n < 0: the MPI chose the order).
   subroutine check_graph(g, label, given_srcs, given_ns, given_dsts, given_nd)
     T_COMM, intent(in) :: g
     character(len=*), intent(in) :: label
     integer, intent(in) :: given_srcs(MAXN), given_ns, given_dsts(MAXN), given_nd
-    integer :: srcs(MAXN), dsts(MAXN), sw(MAXN), dw(MAXN), indeg, outdeg, kind, method, outdegs(0:MAXN), &
-               alldsts(MAXN, 0:MAXN), displs(0:MAXN), q
+    integer :: srcs(MAXN), dsts(MAXN), sw(MAXN), dw(MAXN), indeg, outdeg
     logical :: weighted
-    character(len=64) :: what
 
     call MPI_Dist_graph_neighbors_count(g, indeg, outdeg, weighted, ierr)
     call MPI_Dist_graph_neighbors(g, MAXN, srcs, sw, MAXN, dsts, dw, ierr)
@@ -552,6 +647,18 @@ contains
         call fail(label//': neighbour lists differ from those given')
     end if
     if (weighted) call fail(label//': MPI_UNWEIGHTED made a weighted graph')
+    me = rank
+    call run_all(g, label, srcs, indeg, dsts, outdeg)
+  end subroutine check_graph
+
+  ! Every collective on g, whose lists on this rank (me) are srcs and dsts.
+  subroutine run_all(g, label, srcs, indeg, dsts, outdeg)
+    T_COMM, intent(in) :: g
+    character(len=*), intent(in) :: label
+    integer, intent(in) :: srcs(MAXN), indeg, dsts(MAXN), outdeg
+    integer :: kind, method, outdegs(0:MAXN), alldsts(MAXN, 0:MAXN), displs(0:MAXN), q
+    character(len=64) :: what
+
     ! Every rank's destinations, for the closed forms.
     call MPI_Allgather(outdeg, 1, MPI_INTEGER, outdegs, 1, MPI_INTEGER, g, ierr)
     displs(0) = 0
@@ -580,7 +687,7 @@ contains
       end do
 #endif
     end do
-  end subroutine check_graph
+  end subroutine run_all
 
   ! What rank q sends to its d-th destination (d = 0: allgather, the same to all).
   integer function value_of(q, d, e, round)
@@ -615,11 +722,11 @@ contains
       call MPI_Type_commit(stype, ierr)
     end if
     ! Send counts and places (v: from the end backwards, a gap after each).
-    own = merge(vcount(rank, 0), c, kind == 2)
+    own = merge(vcount(me, 0), c, kind == 2)
     pos = 0
     do d = outdeg, 1, -1
       scounts(d) = own
-      if (kind == 4) scounts(d) = vcount(rank, d)
+      if (kind == 4) scounts(d) = vcount(me, d)
       sdispls(d) = pos
       pos = pos + scounts(d) + 1
     end do
@@ -691,15 +798,20 @@ contains
   contains
 
     ! The destination index of q (= srcs(s)) that pairs with slot s: the
-    ! o-th time q names this rank, o = how often q appears in srcs(1:s).
+    ! o-th time q names this rank, o = how often q appears in srcs(1:s);
+    ! on a Cartesian communicator the other slot of its dimension.
     integer function partner(s)
       integer, intent(in) :: s
       integer :: j, from, o
+      if (cart_pairing) then
+        partner = merge(s + 1, s - 1, mod(s, 2) == 1)
+        return
+      end if
       from = srcs(s)
       o = count(srcs(1:s) == from)
       partner = 0
       do j = 1, outdegs(from)
-        if (alldsts(j, from) == rank) o = o - 1
+        if (alldsts(j, from) == me) o = o - 1
         if (o == 0) then
           partner = j
           return
@@ -714,14 +826,14 @@ contains
       if (kind == 1 .or. kind == 2) then
         do e = 1, own
           k = merge(2 * e - 1, e, vector)
-          sb(k) = value_of(rank, 0, e, round)
+          sb(k) = value_of(me, 0, e, round)
         end do
       else
         ! (the vector type's extent is 2c - 1 INTEGERs)
         do d = 1, outdeg
           do e = 1, scounts(d)
             k = merge((d - 1) * (2 * c - 1) + 2 * e - 1, merge((d - 1) * c + e, sdispls(d) + e, kind == 3), vector)
-            sb(k) = value_of(rank, d, e, round)
+            sb(k) = value_of(me, d, e, round)
           end do
         end do
       end if

@@ -443,6 +443,110 @@ void sender_that_cannot_pack() {
   MPI_Comm_free(&g2);
 }
 
+// ---- Cartesian communicators ------------------------------------------------------
+
+// A grid of MPI_Dims_create's `ndims` dimensions, periodic where `periodic`,
+// not reordered (grid ranks are world ranks), its lists from MPI_Cart_shift.
+MPI_Comm make_grid(int ndims, bool periodic, std::vector<int>& list) {
+  std::vector<int> dims(static_cast<std::size_t>(ndims), 0);
+  MPI_Dims_create(g_size, ndims, dims.data());
+  const std::vector<int> periods(static_cast<std::size_t>(ndims), periodic ? 1 : 0);
+  MPI_Comm c = MPI_COMM_NULL;
+  MPI_Cart_create(MPI_COMM_WORLD, ndims, dims.data(), periods.data(), 0, &c);
+  list.clear();
+  for (int d = 0; d < ndims; ++d) {
+    int minus = 0;
+    int plus = 0;
+    MPI_Cart_shift(c, d, 1, &minus, &plus);
+    list.push_back(minus);
+    list.push_back(plus);
+  }
+  return c;
+}
+
+// Whether a rank names one peer twice (a periodic dimension of 1 or 2).
+bool names_twice(std::vector<int> list) {
+  std::erase(list, MPI_PROC_NULL);
+  std::sort(list.begin(), list.end());
+  return std::adjacent_find(list.begin(), list.end()) != list.end();
+}
+
+// Block sizes per edge on a grid: out-edge j of rank s carries
+// edge_bytes(s, j) bytes of pattern(8 s + j), and fills slot j ^ 1 of its
+// receiver (MPI-4.1 section 8.6), which posts exactly that size. The two
+// blocks of one dimension differ in size and bytes, so blocks paired the
+// other way round (the distributed-graph rule) truncate or differ. Sizes
+// from 0 to 600 KiB, so every rule's variants meet. Against the closed form,
+// and the MPI's own blocking call where it pairs them right: no peer named
+// twice anywhere, or Open MPI 4.1.4 (its blocking calls are right there;
+// MPICH 4.0.2's alltoallv pairs such blocks by list order). Also allgatherv
+// with a size per rank (every block of a rank alike).
+void cartesian_sizes(int ndims, bool periodic) {
+  std::vector<int> list;
+  const MPI_Comm c = make_grid(ndims, periodic, list);
+  const auto edge_bytes = [](int s, std::size_t j) {
+    return static_cast<int>((static_cast<std::size_t>(s) * 7 + j * 3) % 5) * 150 * 1024 + static_cast<int>(j) * 3;
+  };
+  const auto edge_pattern = [](int s, std::size_t j, std::size_t k) { return pattern(8 * s + static_cast<int>(j), k); };
+  int twice = names_twice(list) ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &twice, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  const bool mpi_right = twice == 0 || open_mpi_41();
+  std::vector<int> scounts;
+  std::vector<int> sdispls;
+  std::vector<int> rcounts;
+  std::vector<int> rdispls;
+  std::vector<unsigned char> send;
+  std::size_t total = 0;
+  for (std::size_t j = 0; j < list.size(); ++j) {
+    scounts.push_back(list[j] == MPI_PROC_NULL ? 0 : edge_bytes(g_rank, j));
+    sdispls.push_back(static_cast<int>(send.size()));
+    for (std::size_t k = 0; k < static_cast<std::size_t>(scounts.back()); ++k)
+      send.push_back(edge_pattern(g_rank, j, k));
+    const int from = list[j];
+    rcounts.push_back(from == MPI_PROC_NULL ? 0 : edge_bytes(from, j ^ 1U));
+    rdispls.push_back(static_cast<int>(total));
+    total += static_cast<std::size_t>(rcounts.back());
+  }
+  send.resize(send.size() + 1);  // never an empty buffer
+  std::vector<unsigned char> expected(total, kGuard);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    for (std::size_t k = 0; k < static_cast<std::size_t>(rcounts[i]); ++k)
+      expected[static_cast<std::size_t>(rdispls[i]) + k] = edge_pattern(list[i], i ^ 1U, k);
+  }
+  const std::string name =
+      "cartesian-" + std::to_string(ndims) + "d-" + (periodic ? "periodic" : "open") + "-alltoallv-sizes";
+  compare(name, total,
+          [&](bool pmpi, unsigned char* r) {
+            return (pmpi ? PMPI_Neighbor_alltoallv : MPI_Neighbor_alltoallv)(
+                send.data(), scounts.data(), sdispls.data(), MPI_BYTE, r, rcounts.data(), rdispls.data(), MPI_BYTE, c);
+          },
+          {&expected, mpi_right});
+  // allgatherv: every rank its own size.
+  const auto rank_bytes = [](int r) { return r % 2 == 0 ? 512 * 1024 : 4 * 1024 + r; };
+  const std::vector<unsigned char> block = own_block(static_cast<std::size_t>(rank_bytes(g_rank)));
+  std::vector<int> counts;
+  std::vector<int> displs;
+  std::vector<std::size_t> offsets;
+  std::size_t bytes = 0;
+  for (const int from : list) {
+    counts.push_back(from == MPI_PROC_NULL ? 0 : rank_bytes(from));
+    displs.push_back(static_cast<int>(bytes));
+    offsets.push_back(bytes);
+    bytes += static_cast<std::size_t>(counts.back());
+  }
+  std::vector<int> sources = list;
+  for (int& from : sources) from = from == MPI_PROC_NULL ? 0 : from;  // closed_form reads a pattern per slot
+  const std::vector<unsigned char> gathered = closed_form(bytes, sources, counts, offsets);
+  compare(name.substr(0, name.size() - std::strlen("alltoallv-sizes")) + "allgatherv-sizes", bytes,
+          [&](bool pmpi, unsigned char* r) {
+            return (pmpi ? PMPI_Neighbor_allgatherv : MPI_Neighbor_allgatherv)(
+                block.data(), rank_bytes(g_rank), MPI_BYTE, r, counts.data(), displs.data(), MPI_BYTE, c);
+          },
+          {&gathered});
+  MPI_Comm c2 = c;
+  MPI_Comm_free(&c2);
+}
+
 // ---- argument errors the MPI detects ---------------------------------------------
 
 void argument_errors() {
@@ -467,6 +571,22 @@ void argument_errors() {
             std::to_string(error_class(mpi3)));
   MPI_Comm e = empty;
   MPI_Comm_free(&e);
+  // The same on a Cartesian communicator (periodic: every rank has
+  // neighbours): a negative count, a null datatype.
+  std::vector<int> list;
+  MPI_Comm grid = make_grid(2, true, list);
+  std::vector<int> big(2 * list.size() + 2, 0);
+  const int ours4 = MPI_Neighbor_alltoall(big.data(), -1, MPI_INT, big.data(), 1, MPI_INT, grid);
+  const int mpi4 = PMPI_Neighbor_alltoall(big.data(), -1, MPI_INT, big.data(), 1, MPI_INT, grid);
+  check(error_class(ours4) == error_class(mpi4) && error_class(mpi4) != MPI_SUCCESS,
+        "Cartesian, negative count: class " + std::to_string(error_class(ours4)) + ", the MPI's " +
+            std::to_string(error_class(mpi4)));
+  const int ours5 = MPI_Neighbor_allgather(big.data(), 1, MPI_DATATYPE_NULL, big.data(), 1, MPI_INT, grid);
+  const int mpi5 = PMPI_Neighbor_allgather(big.data(), 1, MPI_DATATYPE_NULL, big.data(), 1, MPI_INT, grid);
+  check(error_class(ours5) == error_class(mpi5) && error_class(mpi5) != MPI_SUCCESS,
+        "Cartesian, null datatype: class " + std::to_string(error_class(ours5)) + ", the MPI's " +
+            std::to_string(error_class(mpi5)));
+  MPI_Comm_free(&grid);
 }
 
 // ---- the watchdog demonstration -----------------------------------------------------
@@ -528,6 +648,9 @@ int main(int argc, char** argv) {
       // receive (in the receiver's next MPI call, most runs, also without
       // nbrcoll): there is nothing to compare with.
       if (!open_mpi_41()) mismatched(4 * 1024 * 1024, 2 * 1024 * 1024);
+    }
+    for (const int ndims : {1, 2, 3}) {
+      for (const bool periodic : {true, false}) cartesian_sizes(ndims, periodic);
     }
     sender_that_cannot_pack();
     argument_errors();

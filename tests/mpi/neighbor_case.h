@@ -26,6 +26,11 @@ inline MPI_Comm make_graph(const Graph& g) {
   return create_adjacent(g, g_rank);
 }
 
+// This process's rank in the graph's communicator.
+inline int my_rank(const Graph& g) {
+  return g.self >= 0 ? g.self : g_rank;
+}
+
 // Random with duplicate and self edges (with and without MPI_PROC_NULL),
 // every rank empty, a star, a directed chain, a ring.
 inline std::vector<Graph> test_graphs() {
@@ -134,8 +139,15 @@ inline bool has_duplicate_edges(const Graph& g) {
 // Open MPI 4.1.4 crashes on MPI_PROC_NULL neighbours and hangs on a rank with
 // in-neighbours and no out-neighbours (README, Known issues); MPICH 4.0.2's
 // neighbor alltoall (not alltoallv) fills the slots of duplicate edges
-// between one pair in reverse order.
+// between one pair in reverse order. Cartesian communicators: both handle
+// the borders (MPI_PROC_NULL); where a periodic dimension of 1 or 2
+// processes names a peer twice, neither pairs alltoall(v) blocks as the
+// standard says throughout (seen: Open MPI 4.1.4's nonblocking calls and
+// MPICH 4.0.2's alltoallv swap every such pair; MPICH's alltoall reverses
+// a peer's slots, wrong where a rank is its own neighbour in 2 dimensions;
+// Open MPI's blocking calls are right).
 inline bool native_works(const Graph& g, Kind k) {
+  if (g.cartesian) return !per_edge(k) || !has_duplicate_edges(g);
   if (mpich_40()) return k != Kind::alltoall || !has_duplicate_edges(g);
   if (!open_mpi_41()) return true;
   if (g.has_null) return false;
@@ -178,10 +190,17 @@ inline int block_count(const Call& c, int s, std::size_t j) {
 
 // The k-th occurrence of a source in a receiver's in-list pairs with the k-th
 // occurrence of the receiver in the source's out-list (duplicate edges match
-// in list order). Returns the sender's out-edge index for slot `i` of `r`.
+// in list order); on a Cartesian communicator slot i of r gets the sender's
+// out-edge i ^ 1 (its -1 neighbour's block towards +1, and vice versa).
+// Returns the sender's out-edge index for slot `i` of `r`.
 inline std::size_t paired_edge(const Graph& g, int r, std::size_t i) {
   const auto& in = g.in[static_cast<std::size_t>(r)];
   const int s = in[i];
+  if (g.cartesian) {
+    if (g.out[static_cast<std::size_t>(s)].at(i ^ 1U) == r) return i ^ 1U;
+    std::fprintf(stderr, "[rank %d] Cartesian test graph is not consistent\n", g_rank);
+    std::abort();
+  }
   std::size_t k = 0;
   for (std::size_t x = 0; x < i; ++x) k += in[x] == s ? 1 : 0;
   const auto& out = g.out[static_cast<std::size_t>(s)];
@@ -303,20 +322,23 @@ struct Run {
   std::vector<unsigned char> send;
   std::vector<unsigned char> area;
   explicit Run(const Call& c)
-      : call(c), sends(send_side(c, g_rank)), recvs(recv_side(c, g_rank)), area(recvs.bytes + 2 * kGuardBytes) {
+      : call(c),
+        sends(send_side(c, my_rank(*c.graph))),
+        recvs(recv_side(c, my_rank(*c.graph))),
+        area(recvs.bytes + 2 * kGuardBytes) {
     refill(c.salt);
   }
   unsigned char* recv() { return area.data() + kGuardBytes; }
   // New send data in the same buffer (persistent requests keep the address), fresh guards.
   void refill(unsigned salt) {
     call.salt = salt;
-    const std::vector<unsigned char> d = send_data(call, g_rank, sends.bytes);
+    const std::vector<unsigned char> d = send_data(call, my_rank(*call.graph), sends.bytes);
     send.resize(d.size());
     std::copy(d.begin(), d.end(), send.begin());
     std::fill(area.begin(), area.end(), kGuard);
   }
   void verify(const std::string& what) const {
-    check(area == expected_area(call, g_rank), what + ": receive area differs from the closed form");
+    check(area == expected_area(call, my_rank(*call.graph)), what + ": receive area differs from the closed form");
   }
 };
 
@@ -407,6 +429,53 @@ inline int post(Run& run, bool pmpi, MPI_Comm g, MPI_Request* req) {
 }
 
 #if MPI_VERSION >= 4
+// The large-count form (MPI 4, MPI_..._c) through MPI_: `mode` 0 blocking, 1
+// nonblocking (req), 2 persistent (req). The wide arrays live in `wide`
+// until the call completes.
+struct WideArgs {
+  std::vector<MPI_Count> sc, rc;
+  std::vector<MPI_Aint> sd, rd;
+  explicit WideArgs(const Run& run)
+      : sc(run.sends.counts.begin(), run.sends.counts.end()),
+        rc(run.recvs.counts.begin(), run.recvs.counts.end()),
+        sd(run.sends.displs.begin(), run.sends.displs.end()),
+        rd(run.recvs.displs.begin(), run.recvs.displs.end()) {
+    sc.reserve(1);
+    rc.reserve(1);
+    sd.reserve(1);
+    rd.reserve(1);
+  }
+};
+
+inline int post_large(Run& run, const WideArgs& w, int mode, MPI_Comm g, MPI_Request* req) {
+  const auto [s, r, st, rt, sc, sd, rc, rd, n] = Args(run);
+  (void)sc, (void)sd, (void)rc, (void)rd;
+  const MPI_Count c = n;
+  const MPI_Info info = MPI_INFO_NULL;
+  switch (run.call.kind) {
+    case Kind::alltoall:
+      if (mode == 0) return MPI_Neighbor_alltoall_c(s, c, st, r, c, rt, g);
+      if (mode == 1) return MPI_Ineighbor_alltoall_c(s, c, st, r, c, rt, g, req);
+      return MPI_Neighbor_alltoall_init_c(s, c, st, r, c, rt, g, info, req);
+    case Kind::alltoallv:
+      if (mode == 0)
+        return MPI_Neighbor_alltoallv_c(s, w.sc.data(), w.sd.data(), st, r, w.rc.data(), w.rd.data(), rt, g);
+      if (mode == 1)
+        return MPI_Ineighbor_alltoallv_c(s, w.sc.data(), w.sd.data(), st, r, w.rc.data(), w.rd.data(), rt, g, req);
+      return MPI_Neighbor_alltoallv_init_c(s, w.sc.data(), w.sd.data(), st, r, w.rc.data(), w.rd.data(), rt, g, info,
+                                           req);
+    case Kind::allgather:
+      if (mode == 0) return MPI_Neighbor_allgather_c(s, c, st, r, c, rt, g);
+      if (mode == 1) return MPI_Ineighbor_allgather_c(s, c, st, r, c, rt, g, req);
+      return MPI_Neighbor_allgather_init_c(s, c, st, r, c, rt, g, info, req);
+    case Kind::allgatherv:
+      if (mode == 0) return MPI_Neighbor_allgatherv_c(s, w.sc[0], st, r, w.rc.data(), w.rd.data(), rt, g);
+      if (mode == 1) return MPI_Ineighbor_allgatherv_c(s, w.sc[0], st, r, w.rc.data(), w.rd.data(), rt, g, req);
+      return MPI_Neighbor_allgatherv_init_c(s, w.sc[0], st, r, w.rc.data(), w.rd.data(), rt, g, info, req);
+  }
+  return MPI_ERR_OTHER;
+}
+
 // The persistent form (MPI 4): *_init through MPI_ or PMPI_.
 inline int post_init(Run& run, bool pmpi, MPI_Comm g, MPI_Request* req) {
   const auto [s, r, st, rt, sc, sd, rc, rd, n] = Args(run);
@@ -428,24 +497,29 @@ inline int post_init(Run& run, bool pmpi, MPI_Comm g, MPI_Request* req) {
 #endif
 
 // The reference: the same arguments as plain PMPI messages over this rank's
-// lists on `ref` (a duplicate of MPI_COMM_WORLD: graph ranks are world ranks,
-// reorder is 0). Messages between one pair match in posting order, which is
-// the standard's rule for duplicate edges; MPI_PROC_NULL ends move nothing.
+// lists on `ref` (a communicator without topology whose ranks are the
+// graph's: a duplicate of MPI_COMM_WORLD for graphs made there without
+// reordering). Messages between one pair match in posting order, which is
+// the standard's rule for duplicate edges; on a Cartesian communicator a
+// message carries the slot it fills as its tag (out-edge j fills slot
+// j ^ 1). MPI_PROC_NULL ends move nothing.
 inline int p2p_reference(Run& run, MPI_Comm ref) {
   const Call& c = run.call;
-  const auto& in = c.graph->in[static_cast<std::size_t>(g_rank)];
-  const auto& out = c.graph->out[static_cast<std::size_t>(g_rank)];
+  const bool cartesian = c.graph->cartesian;
+  const auto& in = c.graph->in[static_cast<std::size_t>(my_rank(*c.graph))];
+  const auto& out = c.graph->out[static_cast<std::size_t>(my_rank(*c.graph))];
   std::vector<MPI_Request> reqs;
   for (std::size_t i = 0; i < in.size(); ++i) {
     reqs.emplace_back();
     PMPI_Irecv(run.recv() + static_cast<std::size_t>(run.recvs.displs[i]) * c.types->recv.extent, run.recvs.counts[i],
-               c.types->recv.type, in[i], 7, ref, &reqs.back());
+               c.types->recv.type, in[i], cartesian ? static_cast<int>(i) : 7, ref, &reqs.back());
   }
   for (std::size_t j = 0; j < out.size(); ++j) {
     const std::size_t b = per_edge(c.kind) ? j : 0;
     reqs.emplace_back();
     PMPI_Isend(run.send.data() + static_cast<std::size_t>(run.sends.displs[b]) * c.types->send.extent,
-               run.sends.counts[b], c.types->send.type, out[j], 7, ref, &reqs.back());
+               run.sends.counts[b], c.types->send.type, out[j], cartesian ? static_cast<int>(j ^ 1U) : 7, ref,
+               &reqs.back());
   }
   return PMPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE);
 }

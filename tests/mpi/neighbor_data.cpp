@@ -13,18 +13,32 @@
 // alltoallv with zero counts, gaps and non-monotone displacements on both
 // sides. Nonblocking requests are completed by each completion call in turn.
 // EXPECT_NBRCOLL=1: each of these MPI symbols must resolve into libnbrcoll.
+//
+// --topologies: the same calls on Cartesian and graph communicators instead
+// (topologies.h: MPI_Cart_create 1-D to 3-D, periodic or not, reordered; a
+// duplicate; an MPI_Cart_sub sub-grid; a grid smaller than the world;
+// MPI_Graph_create with duplicate edges and self loops), fewer types. On a
+// Cartesian communicator the closed form and the reference pair blocks as
+// the standard says (out-edge j fills slot j ^ 1: with a periodic
+// dimension of 1 or 2 processes, where the MPIs differ, the two alone judge).
+// --large (MPI 4): each call also through its large-count _c form.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "tests/mpi/neighbor_case.h"
 #include "tests/mpi/test_graphs.h"
+#include "tests/mpi/topologies.h"
 
 namespace {
 
 using namespace nbt;
+
+bool g_large = false;  // --large: the _c forms too (MPI 4)
 
 // The MPI_ type maps that the closed form assumes, checked against MPI_Pack.
 void check_type_maps(const std::vector<TypePair>& pairs) {
@@ -109,14 +123,112 @@ void run_case(const Call& c, MPI_Comm g, MPI_Comm ref, bool native, int& turn) {
           name + ": the MPI's own persistent call failed");
     own.verify(name + ", the MPI's own persistent call");
   }
+  // The large-count forms: blocking, nonblocking, persistent started twice.
+  if (g_large && runs(entry("MPI_Neighbor_", c.kind, "_c"), native)) {
+    Run big(c);
+    const WideArgs w(big);
+    check(post_large(big, w, 0, g, nullptr) == MPI_SUCCESS, name + ": large-count call failed");
+    big.verify(name + ", large-count blocking");
+    Run ibig(c);
+    const WideArgs iw(ibig);
+    check(post_large(ibig, iw, 1, g, &req) == MPI_SUCCESS && complete(&req, how) == MPI_SUCCESS,
+          name + ": large-count nonblocking call failed");
+    ibig.verify(name + ", large-count nonblocking, MPI_" + done_name(how));
+    Run pbig(c);
+    const WideArgs pw(pbig);
+    check(post_large(pbig, pw, 2, g, &req) == MPI_SUCCESS, name + ": large-count persistent init failed");
+    for (unsigned start = 0; start < 2; ++start) {
+      pbig.refill(c.salt + 7 + start);
+      check(MPI_Start(&req) == MPI_SUCCESS && complete(&req, phow) == MPI_SUCCESS,
+            name + ": large-count persistent start failed");
+      pbig.verify(name + ", large-count persistent start " + std::to_string(start));
+    }
+    check(MPI_Request_free(&req) == MPI_SUCCESS, name + ": freeing the large-count persistent request");
+  }
 #endif
 }
+
+// Every topology of topologies.h: each kind with byte, vector -> contiguous
+// and a struct with a gap, counts 0 and 5, and 40001 bytes.
+void run_topologies(const std::vector<TypePair>& types, int& turn, unsigned& salt) {
+  expect_interposed({"MPI_Cart_create", "MPI_Cart_sub", "MPI_Graph_create"});
+  std::vector<Topology> topologies = make_topologies();
+  for (std::size_t n = 0; n < topologies.size(); ++n) {
+    const Topology& t = topologies[n];
+    if (t.comm == MPI_COMM_NULL) continue;   // this process is outside it
+    salt = 1000 * static_cast<unsigned>(n);  // the same on every rank of t, whatever it skipped
+    for (const Kind kind : {Kind::alltoall, Kind::alltoallv, Kind::allgather, Kind::allgatherv}) {
+      const bool native = native_works(t.graph, kind);
+      for (const std::size_t pick : {0, 2, 5}) {
+        for (const int count : {0, 5})
+          run_case({kind, &t.graph, &types[pick], count, ++salt}, t.comm, t.ref, native, turn);
+      }
+      run_case({kind, &t.graph, &types[0], 40001, ++salt}, t.comm, t.ref, native, turn);
+    }
+  }
+  free_topologies(topologies);
+}
+
+#if MPI_VERSION >= 4
+// Large-count calls nbrcoll cannot narrow to its int counts: every count
+// 3e9 of a type of size 0 (nothing moves) and displacements past INT_MAX.
+// They go to the MPI's own _c call (the trace names it), which succeeds
+// and writes nothing.
+void large_handoff() {
+  const Graph ring = ring_graph(g_size);
+  MPI_Comm g = make_graph(ring);
+  MPI_Datatype nothing = MPI_DATATYPE_NULL;
+  MPI_Type_contiguous(0, MPI_INT, &nothing);
+  MPI_Type_commit(&nothing);
+  const auto& in = ring.in[static_cast<std::size_t>(g_rank)];
+  const auto& out = ring.out[static_cast<std::size_t>(g_rank)];
+  const MPI_Count huge = 3000000000LL;
+  const std::vector<MPI_Count> rc(in.size(), huge);
+  const std::vector<MPI_Count> sc(out.size(), huge);
+  const std::vector<MPI_Aint> rd(in.size(), MPI_Aint{1} << 33);
+  const std::vector<MPI_Aint> sd(out.size(), MPI_Aint{1} << 33);
+  std::vector<unsigned char> send(16, 1);
+  std::vector<unsigned char> area(16, kGuard);
+  const auto untouched = [&area] {
+    return std::all_of(area.begin(), area.end(), [](unsigned char b) { return b == kGuard; });
+  };
+  check(MPI_Neighbor_alltoallv_c(send.data(), sc.data(), sd.data(), nothing, area.data(), rc.data(), rd.data(), nothing,
+                                 g) == MPI_SUCCESS &&
+            untouched(),
+        "large-count alltoallv beyond int");
+  MPI_Request req = MPI_REQUEST_NULL;
+  check(MPI_Ineighbor_allgatherv_c(send.data(), huge, nothing, area.data(), rc.data(), rd.data(), nothing, g, &req) ==
+                MPI_SUCCESS &&
+            MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS && untouched(),
+        "large-count nonblocking allgatherv beyond int");
+  check(MPI_Neighbor_alltoall_init_c(send.data(), huge, nothing, area.data(), huge, nothing, g, MPI_INFO_NULL, &req) ==
+                MPI_SUCCESS &&
+            MPI_Start(&req) == MPI_SUCCESS && MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
+            MPI_Request_free(&req) == MPI_SUCCESS && untouched(),
+        "large-count persistent alltoall beyond int");
+  MPI_Type_free(&nothing);
+  MPI_Comm_free(&g);
+}
+#endif
 
 }  // namespace
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   begin();
+  bool topologies = false;
+  for (int i = 1; i < argc; ++i) {
+    topologies = topologies || std::strcmp(argv[i], "--topologies") == 0;
+    g_large = g_large || std::strcmp(argv[i], "--large") == 0;
+  }
+#if MPI_VERSION >= 4
+  if (g_large)
+    expect_interposed({"MPI_Neighbor_allgather_c", "MPI_Neighbor_allgatherv_c", "MPI_Neighbor_alltoall_c",
+                       "MPI_Neighbor_alltoallv_c", "MPI_Ineighbor_allgather_c", "MPI_Ineighbor_allgatherv_c",
+                       "MPI_Ineighbor_alltoall_c", "MPI_Ineighbor_alltoallv_c", "MPI_Neighbor_allgather_init_c",
+                       "MPI_Neighbor_allgatherv_init_c", "MPI_Neighbor_alltoall_init_c",
+                       "MPI_Neighbor_alltoallv_init_c"});
+#endif
   expect_interposed({"MPI_Neighbor_alltoall", "MPI_Neighbor_alltoallv", "MPI_Ineighbor_allgather",
                      "MPI_Ineighbor_allgatherv", "MPI_Ineighbor_alltoall", "MPI_Ineighbor_alltoallv", "MPI_Wait",
                      "MPI_Test", "MPI_Waitall", "MPI_Waitany", "MPI_Waitsome", "MPI_Testall", "MPI_Testany",
@@ -132,6 +244,20 @@ int main(int argc, char** argv) {
   PMPI_Comm_dup(MPI_COMM_WORLD, &ref);
   int turn = 0;
   unsigned salt = 0;
+#if MPI_VERSION >= 4
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--large-handoff") == 0) {
+      large_handoff();
+      MPI_Comm_free(&ref);
+      return finish(owned);
+    }
+  }
+#endif
+  if (topologies) {
+    run_topologies(types, turn, salt);
+    MPI_Comm_free(&ref);
+    return finish(owned);
+  }
   for (const Graph& graph : test_graphs()) {
     MPI_Comm g = make_graph(graph);
     for (const Kind kind : {Kind::alltoall, Kind::alltoallv, Kind::allgather, Kind::allgatherv}) {

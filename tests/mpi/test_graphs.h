@@ -15,6 +15,13 @@ struct Graph {
   std::vector<std::vector<int>> in;
   std::vector<std::vector<int>> out;
   bool has_null = false;
+  // A Cartesian communicator's lists ((-1, +1) pairs per dimension): the
+  // block a rank sends on out-edge j fills the receiver's slot j ^ 1
+  // (MPI-4.1 section 8.6), not the distributed-graph rule's slot.
+  bool cartesian = false;
+  // This process's rank in the graph's communicator where it is not its
+  // rank in MPI_COMM_WORLD (reordered or smaller communicators); -1: it is.
+  int self = -1;
 };
 
 // The graph communicator of `g` over MPI_COMM_WORLD, this process being

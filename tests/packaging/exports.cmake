@@ -4,7 +4,7 @@
 # mpif.h / use mpi names in every mangling the MPI's Fortran library has
 # (MPI_X, mpi_x, mpi_x_, mpi_x__, and Open MPI's MPI_X_f, MPI_X_f08), and the
 # use mpi_f08 ones, mpi_x_f08_ (MPICH: the calls without a choice buffer; its
-# others call the C names).
+# others call the C names); under MPI 4 the large-count _c forms, C names only.
 cmake_minimum_required(VERSION 3.25)
 execute_process(COMMAND nm -D --defined-only ${LIB} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
@@ -18,7 +18,7 @@ foreach(row ${rows})
   list(APPEND names "${name}")
 endforeach()
 list(SORT names)
-set(expected MPI_Dist_graph_create MPI_Dist_graph_create_adjacent
+set(expected MPI_Dist_graph_create MPI_Dist_graph_create_adjacent MPI_Cart_create MPI_Cart_sub MPI_Graph_create
              MPI_Neighbor_allgather MPI_Neighbor_allgatherv MPI_Neighbor_alltoall MPI_Neighbor_alltoallv
              MPI_Ineighbor_allgather MPI_Ineighbor_allgatherv MPI_Ineighbor_alltoall MPI_Ineighbor_alltoallv
              MPI_Wait MPI_Waitall MPI_Waitany MPI_Waitsome MPI_Test MPI_Testall MPI_Testany MPI_Testsome
@@ -48,6 +48,14 @@ foreach(c ${_calls})
     list(APPEND expected mpi_${lower}_f08_)
   endif()
 endforeach()
+# The large-count forms (MPI 4): C names only.
+if(MPI_VERSION VERSION_GREATER_EQUAL 4)
+  foreach(c Neighbor_allgather Neighbor_allgatherv Neighbor_alltoall Neighbor_alltoallv Ineighbor_allgather
+            Ineighbor_allgatherv Ineighbor_alltoall Ineighbor_alltoallv Neighbor_allgather_init
+            Neighbor_allgatherv_init Neighbor_alltoall_init Neighbor_alltoallv_init)
+    list(APPEND expected MPI_${c}_c)
+  endforeach()
+endif()
 list(SORT expected)
 if(NOT names STREQUAL expected)
   message(FATAL_ERROR "${LIB} exports '${names}', expected '${expected}'")

@@ -106,6 +106,35 @@ inline int from_logical(MPI_Fint v) {
   return v == 0 ? 0 : 1;
 }
 
+// A LOGICAL array in (MPI_Cart_create's periods, MPI_Cart_sub's
+// remain_dims), as OMPI_ARRAY_LOGICAL_2_INT: as it is where a LOGICAL is a C
+// int with .TRUE. == 1, else each element converted into scratch.
+class LogicalsIn {
+ public:
+  LogicalsIn(MPI_Fint* f, MPI_Fint n) : f_(f), c_(kLogicalIsInt ? 0 : n) {
+    if constexpr (!kLogicalIsInt) {
+      for (MPI_Fint i = 0; c_.ok() && i < n; ++i) c_.data()[i] = from_logical(f[i]);
+    }
+  }
+  bool ok() const { return c_.ok(); }
+  const int* data() {
+    if constexpr (kLogicalIsInt) return reinterpret_cast<const int*>(f_);
+    return c_.data();
+  }
+
+ private:
+  MPI_Fint* f_;
+  Scratch<int> c_;
+};
+
+// How many LOGICALs MPI_Cart_sub's remain_dims holds: asked of the
+// communicator (PMPI_Cartdim_get) only where they are converted, as Open
+// MPI's binding does; its error, which the binding returns at once.
+inline int logicals_length(MPI_Comm comm, int& n) {
+  if constexpr (kLogicalIsInt) return MPI_SUCCESS;
+  return PMPI_Cartdim_get(comm, &n);
+}
+
 inline bool status_ignored(const MPI_Fint* s) {
   return OMPI_IS_FORTRAN_STATUS_IGNORE(s);
 }
@@ -252,6 +281,14 @@ inline MPI_Status* statuses(MPI_Fint* s) {
 }  // namespace mpich_mpif
 
 namespace mpich_f08 {
+
+// MPICH's MPI_Cart_sub routine asks the communicator's dimensions before
+// the call (to size its copy of remain_dims) and ignores the answer; an
+// invalid communicator meets its error handler there first.
+inline void ask_cart_dims(MPI_Comm comm) {
+  int n = 0;
+  PMPI_Cartdim_get(comm, &n);
+}
 
 // MPI_STATUS_IGNORE / MPI_STATUSES_IGNORE of use mpi_f08 are these objects
 // (mpi.h declares them; MPICH's routines find them the same way).

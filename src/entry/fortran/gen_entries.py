@@ -26,7 +26,7 @@ import sys
 KINDS = {
     "sbuf", "rbuf", "int", "ints", "counts", "weights", "logical", "dtype", "comm", "info", "comm_out", "req_out",
     "int_out", "argv", "req", "req_in", "req_val", "count", "reqs", "flag", "index", "outcount", "indices", "status",
-    "statuses",
+    "statuses", "logicals",
 }
 BUFFERS = {"sbuf", "rbuf"}
 
@@ -55,8 +55,8 @@ STYLES = {("openmpi", "mpifh"): "openmpi", ("openmpi", "f08"): "openmpi", ("mpic
 
 
 class Row:
-    def __init__(self, name, needs, args, line):
-        self.name, self.needs, self.args, self.line = name, needs, args, line
+    def __init__(self, name, needs, args, line, c_only=False):
+        self.name, self.needs, self.args, self.line, self.c_only = name, needs, args, line, c_only
         self.kinds = [k for k, _ in args]
 
     def has(self, kind):
@@ -65,12 +65,17 @@ class Row:
     def arg(self, kind):
         return next(n for k, n in self.args if k == kind)
 
+    def has_name(self, name):
+        return any(n == name for _, n in self.args)
+
 
 class Family:
     def __init__(self, flavour, binding, coverage, patterns):
         self.flavour, self.binding, self.coverage, self.patterns = flavour, binding, coverage, patterns
 
     def covers(self, row):
+        if row.c_only:
+            return False
         return self.coverage == "all" or not any(k in BUFFERS for k in row.kinds)
 
     def names(self, row):
@@ -93,8 +98,13 @@ def parse(path):
                     sys.exit("%s: no conversion style for %s %s (gen_entries.py STYLES)" % (where, words[1], words[2]))
                 families.append(Family(words[1], words[2], words[3], words[4:]))
                 continue
-            if len(words) < 2 or words[1] not in ("mpi3", "mpi4"):
-                sys.exit("%s: <call> mpi3|mpi4 <kind>:<name>..." % where)
+            if len(words) < 2 or words[1] not in ("mpi3", "mpi4", "mpi4c"):
+                sys.exit("%s: <call> mpi3|mpi4|mpi4c <kind>:<name>..." % where)
+            if words[1] == "mpi4c":
+                if len(words) > 2:
+                    sys.exit("%s: a C-only row (mpi4c) has no Fortran arguments" % where)
+                rows.append(Row(words[0], 4, [], where, c_only=True))
+                continue
             args = []
             for a in words[2:]:
                 kind, _, name = a.partition(":")
@@ -130,6 +140,21 @@ def openmpi_body(row, style):
             args.append("ompi::weights(%s)" % n)
         elif kind == "logical":
             args.append("ompi::from_logical(*%s)" % n)
+        elif kind == "logicals":
+            # One per dimension: ndims, or (MPI_Cart_sub) the communicator's,
+            # which Open MPI asks only where it converts.
+            if row.has_name("ndims"):
+                pre.append("ompi::LogicalsIn %s_c(%s, *ndims);" % (n, n))
+            else:
+                c = row.arg("comm")
+                pre.append("int %s_n = 0;" % n)
+                pre.append("if (const int e = ompi::logicals_length(%s_c, %s_n); e != MPI_SUCCESS) {" % (c, n))
+                pre.append("  set_ierr(ierr, e);")
+                pre.append("  return;")
+                pre.append("}")
+                pre.append("ompi::LogicalsIn %s_c(%s, %s_n);" % (n, n, n))
+            pre.append("if (!%s_c.ok()) return no_memory(ierr);" % n)
+            args.append("%s_c.data()" % n)
         elif kind == "comm":
             pre.append("const MPI_Comm %s_c = PMPI_Comm_f2c(*%s);" % (n, n))
             args.append(n + "_c")
@@ -227,6 +252,13 @@ def mpich_body(row, style):
     for kind, n in row.args:
         if kind == "logical":
             args.append("*" + n)
+        elif kind == "logicals":
+            # As they are (MPICH's use mpi_f08 routine copies the values into
+            # scratch first; MPI_Cart_sub's asks the communicator's
+            # dimensions before, ignoring the answer).
+            if not mpif and not row.has_name("ndims"):
+                pre.append("mpich_f08::ask_cart_dims(PMPI_Comm_f2c(*%s));" % row.arg("comm"))
+            args.append(n)
         elif kind in ("weights", "status", "statuses"):
             args.append("%s::%s(%s)" % (ns, kind, n))
         elif kind == "comm":

@@ -95,6 +95,37 @@ TEST(AlltoallLinearPlan, RandomGraphsWithNullsMatchMpiRule) {
   }
 }
 
+// Cartesian communicators: out-edge j of every rank fills slot j ^ 1 of its
+// receiver (MPI-4.1 section 8.6, Example 8.10), also where both neighbours
+// of a periodic dimension of 2 are one rank and where a periodic dimension
+// of 1 makes a rank its own neighbour twice, in any dimension.
+TEST(AlltoallLinearPlan, CartesianOutEdgeFillsTheMirrorSlot) {
+  const std::vector<std::pair<std::vector<int>, std::vector<bool>>> grids = {{{2}, {true}},
+                                                                             {{1}, {true}},
+                                                                             {{2, 2}, {true, true}},
+                                                                             {{2, 3}, {true, false}},
+                                                                             {{1, 2}, {true, true}},
+                                                                             {{3, 1, 2}, {true, true, true}},
+                                                                             {{2, 1, 1}, {true, true, false}},
+                                                                             {{4, 3}, {true, true}}};
+  for (const auto& [dims, periods] : grids) {
+    int size = 1;
+    for (const int d : dims) size *= d;
+    CommGraph g = make_uniform_comm(Model::kFrontier, 1, size);
+    set_cartesian(g, dims, periods);
+    ASSERT_EQ(validate_graph(g), "");
+    std::map<EdgeKey, int> want;
+    for (int s = 0; s < g.size(); ++s) {
+      const auto& out = g.out[static_cast<std::size_t>(s)];
+      for (int j = 0; j < static_cast<int>(out.size()); ++j) {
+        if (out[static_cast<std::size_t>(j)] != kNoRank) want[{s, j, out[static_cast<std::size_t>(j)]}] = j ^ 1;
+      }
+    }
+    EXPECT_EQ(planned_slots(alltoall_plans(g)), want)
+        << "grid of " << dims.size() << " dimensions, " << size << " ranks";
+  }
+}
+
 TEST(AlltoallLinearPlan, AllgatherPlanKeepsTheSendBuffer) {
   CommGraph g = make_uniform_comm(Model::kFrontier, 1, 4);
   set_edges(g, {{0, 1}, {0, 0}, {1, 0}});
