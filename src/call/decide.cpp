@@ -16,7 +16,7 @@ using algos::Variant;
 // Every entry point once, at NBRCOLL_DEBUG=info: proof that nbrcoll took it.
 void log_taken_once(Kind kind, Mode mode) {
   static std::atomic<unsigned> seen{0};
-  const unsigned bit = 1U << (static_cast<unsigned>(kind) + 4U * static_cast<unsigned>(mode));
+  const unsigned bit = 1U << (static_cast<unsigned>(kind) + kKindCount * static_cast<unsigned>(mode));
   if (!log_enabled(LogLevel::kInfo) || (seen.fetch_or(bit) & bit) != 0) return;
   log(LogLevel::kInfo, "nbrcoll takes %s", mpi_name(kind, mode));
 }

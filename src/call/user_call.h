@@ -8,11 +8,23 @@
 
 namespace nbrcoll {
 
-enum class Kind : std::uint8_t { kAllgather, kAllgatherv, kAlltoall, kAlltoallv };
+enum class Kind : std::uint8_t { kAllgather, kAllgatherv, kAlltoall, kAlltoallv, kAlltoallw };
+constexpr unsigned kKindCount = 5;
 enum class Mode : std::uint8_t { kBlocking, kNonblocking, kPersistent };
 
+// Alltoallw's arrays that no other kind has: byte displacements and a
+// datatype per send block (out-list entry) and per receive slot (in-list
+// entry). Its counts are UserCall::sendcounts / recvcounts.
+struct PerBlockTypes {
+  const MPI_Aint* sdispls = nullptr;
+  const MPI_Datatype* sendtypes = nullptr;
+  const MPI_Aint* rdispls = nullptr;
+  const MPI_Datatype* recvtypes = nullptr;
+};
+
 // Counts and displacement arrays are null where the kind has none
-// (allgather: all four; allgatherv: the send ones; alltoall: all four).
+// (allgather: all four; allgatherv: the send ones; alltoall: all four;
+// alltoallw: the int displacements and the single types, its own in `w`).
 struct UserCall {
   Kind kind = Kind::kAllgather;
   const void* sendbuf = nullptr;
@@ -26,7 +38,10 @@ struct UserCall {
   const int* rdispls = nullptr;
   MPI_Datatype recvtype = MPI_DATATYPE_NULL;
   MPI_Comm comm = MPI_COMM_NULL;
-  [[nodiscard]] bool alltoall() const { return kind == Kind::kAlltoall || kind == Kind::kAlltoallv; }
+  const PerBlockTypes* w = nullptr;  // alltoallw only
+  [[nodiscard]] bool alltoall() const {
+    return kind == Kind::kAlltoall || kind == Kind::kAlltoallv || kind == Kind::kAlltoallw;
+  }
   [[nodiscard]] bool variable() const { return kind == Kind::kAllgatherv || kind == Kind::kAlltoallv; }
 };
 
