@@ -59,24 +59,44 @@ MPI_Comm create_graph(const GraphSpec& g, bool pmpi) {
   return c;
 }
 
-std::vector<CreateRow> time_creation(const std::vector<std::string>& algos, int reps, const GraphSpec& g) {
+std::vector<CreateRow> time_creation(const std::vector<std::string>& algos, int reps, const GraphSpec& g,
+                                     const std::function<void(MPI_Comm)>& call) {
   std::vector<std::string> ways{"pmpi"};
   ways.insert(ways.end(), algos.begin(), algos.end());
-  std::vector<CreateRow> rows;
-  for (const auto& way : ways) {
-    const bool pmpi = way == "pmpi";
-    if (!pmpi) select_algo(way);
-    std::vector<double> ms(static_cast<std::size_t>(reps));
-    for (int r = 0; r < reps; ++r) {
-      MPI_Barrier(MPI_COMM_WORLD);
-      const double t0 = MPI_Wtime();
-      MPI_Comm c = create_graph(g, pmpi);
-      const double t1 = MPI_Wtime();
-      MPI_Comm_free(&c);
-      ms[static_cast<std::size_t>(r)] = (t1 - t0) * 1e3;
+  struct Round {
+    const char* name;
+    int calls;
+  };
+  std::vector<Round> rounds{{"create+free", 0}};
+  if (call) rounds.insert(rounds.end(), {{"create+2 calls+free", 2}, {"create+10 calls+free", 10}});
+  const std::size_t nw = ways.size();
+  // ms[round][way][rep]
+  std::vector<std::vector<std::vector<double>>> ms(
+      rounds.size(), std::vector<std::vector<double>>(nw, std::vector<double>(static_cast<std::size_t>(reps))));
+  std::vector<std::size_t> order(nw);
+  for (int r = 0; r < reps; ++r) {
+    for (std::size_t k = 0; k < rounds.size(); ++k) {
+      round_order(static_cast<std::uint64_t>(r) * rounds.size() + k, order);
+      for (const std::size_t w : order) {
+        const bool pmpi = ways[w] == "pmpi";
+        select_algo(pmpi ? "native" : ways[w]);
+        MPI_Barrier(MPI_COMM_WORLD);
+        const double t0 = MPI_Wtime();
+        MPI_Comm c = create_graph(g, pmpi);
+        for (int i = 0; i < rounds[k].calls; ++i) call(c);
+        MPI_Comm_free(&c);
+        ms[k][w][static_cast<std::size_t>(r)] = (MPI_Wtime() - t0) * 1e3;
+      }
     }
-    MPI_Allreduce(MPI_IN_PLACE, ms.data(), reps, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    rows.push_back({pmpi ? "pmpi (direct)" : way + " (nbrcoll)", summarize(ms)});
+  }
+  std::vector<CreateRow> rows;
+  for (std::size_t k = 0; k < rounds.size(); ++k) {
+    for (auto& v : ms[k]) MPI_Allreduce(MPI_IN_PLACE, v.data(), reps, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    for (std::size_t w = 0; w < nw; ++w) {
+      const bool pmpi = ways[w] == "pmpi";
+      rows.push_back({rounds[k].name, pmpi ? "pmpi (direct)" : ways[w] + " (nbrcoll)", summarize(ms[k][w]),
+                      pmpi ? std::nullopt : median_ratio(ms[k][0], ms[k][w])});
+    }
   }
   return rows;
 }

@@ -49,11 +49,16 @@ std::vector<Timed> time_interleaved(const std::vector<std::string>& algos, int w
                                     const CallSteps& steps);
 
 // Graph creation through nbrcoll with each algorithm selected and straight
-// through PMPI ("pmpi"), `reps` times each; milliseconds, max over ranks.
+// through PMPI ("pmpi"), `reps` times each, every way once per repetition
+// in an order shuffled per repetition (round_order); milliseconds, max over
+// ranks, with the paired ratio to pmpi. Three rounds: create and free;
+// create, `call` twice, free; create, `call` ten times, free (`call` null:
+// the first round only).
 struct GraphSpec {
   std::vector<int> in, out;
 };
-std::vector<CreateRow> time_creation(const std::vector<std::string>& algos, int reps, const GraphSpec& g);
+std::vector<CreateRow> time_creation(const std::vector<std::string>& algos, int reps, const GraphSpec& g,
+                                     const std::function<void(MPI_Comm)>& call = nullptr);
 
 // MPI_Dist_graph_create_adjacent over MPI_COMM_WORLD (no weights, no
 // reorder); `pmpi` calls PMPI_ directly, bypassing nbrcoll.

@@ -170,7 +170,15 @@ Outcome run_neighbor(const Options& o, const World& w, const Graph& g) {
   };
   res.traffic = collect_traffic(o.op, o.algos, comms, w, spec.out, edge_bytes, piece_bytes);
   for (MPI_Comm& c : comms) MPI_Comm_free(&c);
-  res.create = time_creation(o.algos, o.create_reps, spec);
+  // Rounds of creation and calls: the op at the smallest size, in the
+  // run's mode (a persistent request made and started on each graph).
+  const std::uint64_t small = o.sizes.empty() ? 1024 : o.sizes.front();
+  const Exchange round_ex = layout_exchange(o.op, g, w.rank, small, kGuard);
+  std::vector<std::uint8_t> round_send(std::max<std::size_t>(round_ex.send_bytes, 1));
+  std::vector<std::uint8_t> round_recv(round_ex.recv_bytes, kGuardByte);
+  res.create = time_creation(o.algos, o.create_reps, spec, [&](MPI_Comm c) {
+    NeighborCall(o.op, o.mode, round_ex, round_send.data(), round_recv.data(), c).run();
+  });
   return res;
 }
 

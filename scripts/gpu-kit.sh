@@ -6,7 +6,7 @@
 #   scripts/gpu-kit.sh [--build-dir DIR] [--no-build] [--out DIR] [--max-mib N]
 #
 # It builds here (Release, the CUDA plugin where nvcc is: /usr/local/cuda or
-# PATH) the self-test, libnbrcoll, nbrcoll-info, the CUDA plugin and the fake
+# PATH) the self-test, libnbrcoll, nbrcoll-info, nbrcoll-bench, the CUDA plugin and the fake
 # device, fetches Debian's Open MPI runtime with `apt-get download` (the
 # versions installed here, which the build used) and unpacks it, and copies
 # into the kit every library those programs need, glibc and its loader
@@ -65,7 +65,7 @@ if [[ ! -f "$build/CMakeCache.txt" ]]; then
   cmake -S "$src_root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DNBRCOLL_WITH_HIP=OFF "${cuda[@]}"
 fi
 if [[ "$do_build" == 1 ]]; then
-  targets=(nbrcoll nbrcoll-selftest nbrcoll-info fake_device)
+  targets=(nbrcoll nbrcoll-selftest nbrcoll-info nbrcoll-bench fake_device)
   # (grep reads everything: with pipefail, an early exit would fail the pipe)
   cmake --build "$build" --target help | grep -w nbrcoll_cuda > /dev/null && targets+=(nbrcoll_cuda)
   cmake --build "$build" -j"${JOBS:-2}" --target "${targets[@]}"
@@ -110,7 +110,7 @@ done
 
 # ---- 3. the kit: programs, then every library they need ----------------------
 rm -rf "$out"
-mkdir -p "$out/bin" "$out/lib/openmpi3" "$out/lib/pmix" "$out/share" "$out/etc" "$out/src/device/gpu"
+mkdir -p "$out/bin" "$out/lib/openmpi3" "$out/lib/pmix" "$out/share" "$out/etc" "$out/src/transport/device/gpu"
 kit_lib="$out/lib"
 # Where the unpacked packages keep their libraries, and the CUDA runtime the
 # plugin was linked with (its RUNPATH: the toolkit's lib64).
@@ -174,6 +174,8 @@ copy_needs() {
 
 # Our programs (stripped: the kit has no use for debug information).
 cp "$selftest" "$build/bin/nbrcoll-info" "$out/bin/"
+# The benchmark too, for timings on the GPU machine's own cores (gpu-run.sh --mpirun).
+[[ -x "$build/bin/nbrcoll-bench" ]] && cp "$build/bin/nbrcoll-bench" "$out/bin/"
 for lib in "$build"/lib/libnbrcoll.so.*.*.* "$cuda_plugin" "$build/lib/fake_gpu/libnbrcoll-fake-device.so"; do
   [[ -f "$lib" ]] && cp "$lib" "$kit_lib/"
 done
@@ -227,9 +229,10 @@ echo "# the kit's default hostfile: empty (this node)" > "$out/etc/openmpi-defau
 echo "# the kit's PMIx settings: none" > "$out/etc/pmix-mca-params.conf"
 # The CUDA plugin's sources, for a rebuild with the machine's nvcc
 # (gpu-run.sh does it when the kit's plugin cannot start there).
-cp src/device/backend_abi.h "$out/src/device/"
-cp src/device/gpu/cuda_backend.cu src/device/gpu/backend_impl.h src/device/gpu/copy_kernel.h \
-  src/device/gpu/gpu_runtime.h src/device/gpu/exports.map "$out/src/device/gpu/"
+cp src/transport/device/backend_abi.h "$out/src/transport/device/"
+cp src/transport/device/gpu/cuda_backend.cu src/transport/device/gpu/backend_impl.h \
+  src/transport/device/gpu/copy_kernel.h src/transport/device/gpu/gpu_runtime.h \
+  src/transport/device/gpu/exports.map "$out/src/transport/device/gpu/"
 cp scripts/gpu-run.sh "$out/gpu-run.sh"
 chmod +x "$out/gpu-run.sh"
 

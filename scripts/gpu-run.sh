@@ -10,6 +10,14 @@
 #
 #   bash KIT/gpu-run.sh [--device cuda|hip|fake] [--ranks "1 2 4 8"] [--quick]
 #                       [--time-limit SECONDS] [OUT]
+#   bash KIT/gpu-run.sh --mpirun NP [--preload LIB] PROGRAM [ARGS...]
+#
+# --mpirun runs one of the kit's programs (bin/PROGRAM, e.g. nbrcoll-bench;
+# or a path to a program built here against Open MPI) on NP ranks under the
+# kit's Open MPI and libraries, with the same isolation, and exits with its
+# status: CPU timings on the GPU machine's cores, which may be more than a
+# build machine's. --preload LIB loads LIB first in every rank (a
+# libnbrcoll under an unchanged MPI program, as LD_PRELOAD would).
 #
 # OUT (default ./nbrcoll-gpu-report-DATE) receives at most 7 files:
 # report.md (every run's report, to paste into bench/RESULTS.md), selftest.csv
@@ -27,20 +35,25 @@ ranks="1 2 4 8"
 quick=()
 limit=600
 out=""
+exec_np=""
+exec_cmd=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --device) device="$2"; shift 2 ;;
     --ranks) ranks="$2"; shift 2 ;;
     --quick) quick=(--quick); shift ;;
     --time-limit) limit="$2"; shift 2 ;;
+    --mpirun) exec_np="$2"; shift 2; exec_cmd=("$@"); break ;;
     -h | --help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "gpu-run.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     *) out="$1"; shift ;;
   esac
 done
-out="${out:-$PWD/nbrcoll-gpu-report-$(date -u +%Y%m%d-%H%M%S)}"
-mkdir -p "$out/runs" || exit 2
-out="$(cd "$out" && pwd -P)"
+if [[ -z "$exec_np" ]]; then
+  out="${out:-$PWD/nbrcoll-gpu-report-$(date -u +%Y%m%d-%H%M%S)}"
+  mkdir -p "$out/runs" || exit 2
+  out="$(cd "$out" && pwd -P)"
+fi
 
 loader="$kit/lib/ld-linux-x86-64.so.2"
 libpath="$kit/lib"
@@ -69,6 +82,23 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export NBRCOLL_ROCM_SMI_LIB=none
 # The kit's programs, through the kit's loader.
 kit_run() { "$loader" --library-path "$libpath" "$@"; }
+
+if [[ -n "$exec_np" ]]; then
+  preload=()
+  if [[ "${exec_cmd[0]:-}" == --preload ]]; then
+    preload=(--preload "${exec_cmd[1]:-}")
+    exec_cmd=("${exec_cmd[@]:2}")
+  fi
+  program="${exec_cmd[0]:-}"
+  [[ -n "$program" && -x "$kit/bin/$program" ]] && program="$kit/bin/$program"
+  [[ -n "$program" && -x "$program" ]] || {
+    echo "gpu-run.sh: --mpirun NP PROGRAM: no program '${exec_cmd[0]:-}' in $kit/bin or as given" >&2
+    exit 2
+  }
+  kit_run "$kit/bin/orterun" -np "$exec_np" --oversubscribe "$loader" --library-path "$libpath" "${preload[@]}" \
+    "$program" "${exec_cmd[@]:1}"
+  exit $?
+fi
 
 main() {
   local start plugin np rpn left runs_left budget rc status=0 t0 name summary mpi_lib
@@ -146,9 +176,9 @@ rebuild_cuda_plugin() {
   mkdir -p "$dst"
   local arch
   for arch in native sm_90; do
-    if "$nvcc" -std=c++17 -O3 -DNBRCOLL_GPU_CUDA -arch="$arch" -I"$kit/src/device/gpu" -I"$kit/src/device" \
+    if "$nvcc" -std=c++17 -O3 -DNBRCOLL_GPU_CUDA -arch="$arch" -I"$kit/src" \
       -Xcompiler -fPIC,-fvisibility=hidden -shared --cudart shared -o "$dst/libnbrcoll-cuda.so" \
-      "$kit/src/device/gpu/cuda_backend.cu" -lcuda -Xlinker "--version-script=$kit/src/device/gpu/exports.map" \
+      "$kit/src/transport/device/gpu/cuda_backend.cu" -lcuda -Xlinker "--version-script=$kit/src/transport/device/gpu/exports.map" \
       -Xlinker "-rpath=$cuda_lib" -Xcompiler -static-libstdc++,-static-libgcc >&2; then
       echo "$dst/libnbrcoll-cuda.so"
       return 0

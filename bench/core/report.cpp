@@ -118,10 +118,14 @@ void print_model_table(std::ostream& out, const std::string& machine, const std:
 
 void print_create_table(std::ostream& out, const std::vector<CreateRow>& rows) {
   char line[256];
-  std::snprintf(line, sizeof line, "# %-18s %12s %12s %12s\n", "Graph creation", "Median(ms)", "Min(ms)", "Max(ms)");
+  std::snprintf(line, sizeof line, "# %-22s %-18s %12s %12s %12s %10s\n", "Graph creation", "Way", "Median(ms)",
+                "Min(ms)", "Max(ms)", "Paired");
   out << line;
   for (const CreateRow& r : rows) {
-    std::snprintf(line, sizeof line, "  %-18s %12.3f %12.3f %12.3f\n", r.what.c_str(), r.ms.median, r.ms.min, r.ms.max);
+    char paired[32] = "-";
+    if (r.paired) std::snprintf(paired, sizeof paired, "%.2fx", *r.paired);
+    std::snprintf(line, sizeof line, "  %-22s %-18s %12.3f %12.3f %12.3f %10s\n", r.round.c_str(), r.what.c_str(),
+                  r.ms.median, r.ms.min, r.ms.max, paired);
     out << line;
   }
 }

@@ -65,10 +65,15 @@ void print_timing_table(std::ostream& out, const std::vector<Row>& rows);
 // - 1); then per algorithm the median absolute error over the sizes.
 void print_model_table(std::ostream& out, const std::string& machine, const std::vector<Row>& rows);
 
-// Graph-creation time (milliseconds) per way of creating the communicator.
+// Graph-creation time (milliseconds) per way of creating the communicator
+// and per round: create and free, create + 2 calls + free (the many
+// short-lived graphs of mesh set-up), create + 10 calls + free (what moves
+// from creation to the first call).
 struct CreateRow {
-  std::string what;  // "pmpi" or an algorithm name
+  std::string round;  // "create+free", "create+2 calls+free", ...
+  std::string what;   // "pmpi (direct)" or "ALGO (nbrcoll)"
   Summary ms;
+  std::optional<double> paired;  // median of per-repetition ratios pmpi / this
 };
 void print_create_table(std::ostream& out, const std::vector<CreateRow>& rows);
 

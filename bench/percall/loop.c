@@ -2,7 +2,9 @@
  * neighbourhood collective on a 2-D periodic Moore graph (8 neighbours, r=1)
  * over all ranks of MPI_COMM_WORLD. Run under callgrind by callgrind.sh,
  * which subtracts the MPI's own completion calls, so what remains is the
- * entry point, the decision, the layout and the posting of messages.
+ * entry point, the decision, the layout and the posting of messages. Rank 0
+ * also prints the wall time a call (max over ranks), for A/B runs of two
+ * libraries side by side (bench/percall/ab.sh).
  *   loop KIND BYTES CALLS    KIND: allgather | alltoallv | ineighbor_alltoallv */
 #include <mpi.h>
 #include <stdio.h>
@@ -42,6 +44,8 @@ int main(int argc, char** argv) {
     counts[i] = bytes;
     displs[i] = i * bytes;
   }
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double start = MPI_Wtime();
   for (int c = 0; c < calls; ++c) {
     if (strcmp(kind, "allgather") == 0) {
       MPI_Neighbor_allgather(send, bytes, MPI_BYTE, recv, bytes, MPI_BYTE, graph);
@@ -53,6 +57,9 @@ int main(int argc, char** argv) {
       MPI_Wait(&r, MPI_STATUS_IGNORE);
     }
   }
+  double us = (MPI_Wtime() - start) * 1e6 / (calls > 0 ? calls : 1);
+  MPI_Allreduce(MPI_IN_PLACE, &us, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  if (rank == 0) printf("%s %d B: %.3f us a call (%d calls, max over ranks)\n", kind, bytes, us, calls);
   free(send);
   free(recv);
   MPI_Comm_free(&graph);

@@ -7,6 +7,7 @@
 #include "call/persistent.h"
 #include "call/pmpi_handoff.h"
 #include "call/progress.h"
+#include "state/linear_plans.h"
 #include "support/log.h"
 #include "support/watchdog.h"
 
@@ -20,13 +21,20 @@ void report_error(const UserCall& c, Mode mode, int rc) {
 }
 
 const algos::Schedule& schedule_of(const CommState& state, const UserCall& c) {
-  return c.alltoall() ? state.info->alltoall : state.info->plan;
+  return schedule_for(*state.info, c.alltoall());
 }
 
 // The handle's scratch for its blocking calls, made on the first.
 CallScratch& blocking_scratch(CommState& state) {
   if (!state.scratch) state.scratch = std::make_shared<CallScratch>();
   return *state.scratch;
+}
+
+// A scratch for a nonblocking call of the handle, from its pool.
+std::unique_ptr<CallScratch> nonblocking_scratch(CommState* state) {
+  if (state == nullptr) return std::make_unique<CallScratch>();
+  if (!state->pool) state->pool = std::make_shared<ScratchPool>();
+  return state->pool->take();
 }
 
 }  // namespace
@@ -54,12 +62,16 @@ int neighbor_collective(const UserCall& c) {
 int ineighbor_collective(const UserCall& c, MPI_Request* request) {
   if (request == nullptr) return pmpi_nonblocking(c, request);
   CommState* state = find_state(c.comm);
-  auto s = std::make_unique<CallScratch>();
+  std::unique_ptr<CallScratch> s = nonblocking_scratch(state);
   const Decision d = decide(c, Mode::kNonblocking, state, *s);
-  if (!d.taken()) return pmpi_nonblocking(c, request);
+  if (!d.taken()) {
+    if (state != nullptr) state->pool->give(std::move(s));
+    return pmpi_nonblocking(c, request);
+  }
   int rc = d.error;
   if (rc == MPI_SUCCESS) {
-    auto op = std::make_shared<Operation>(state->info, schedule_of(*state, c), state->own, d, std::move(s));
+    auto op =
+        std::make_shared<Operation>(state->info, schedule_of(*state, c), state->own, d, std::move(s), state->pool);
     launch(*op, *state->sequence);
     rc = track(op, *state->sequence, request);
   }

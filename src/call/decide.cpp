@@ -4,8 +4,10 @@
 #include <atomic>
 
 #include "call/device_sides.h"
+#include "state/linear_plans.h"
 #include "support/config.h"
 #include "support/log.h"
+#include "transport/device/backend_loader.h"
 
 namespace nbrcoll {
 
@@ -86,7 +88,7 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
   if (d.error != MPI_SUCCESS) return done();
 
   // ---- The variant of every block, and whether bundles travel.
-  const algos::Schedule& schedule = c.alltoall() ? info.alltoall : info.plan;
+  const algos::Schedule& schedule = schedule_for(info, c.alltoall());
   std::vector<Variant>& variant = s.choice.variant;
   const auto all = [&](Variant v) {
     assign_variants(
@@ -96,6 +98,10 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
   if (algo.is(Variant::kLinear)) {
     all(Variant::kLinear);
     d.why = "NBRCOLL_ALGO";
+  } else if (info.linear_only) {
+    // Set up for calls that never choose another variant (graph_setup.cpp).
+    all(Variant::kLinear);
+    d.why = "a graph with the linear plans only";
   } else if (algo.is(Variant::kLeader)) {
     // Alltoall has no leader plan.
     all(c.alltoall() ? Variant::kLinear : Variant::kLeader);

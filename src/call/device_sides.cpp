@@ -69,13 +69,6 @@ void log_device_once(const nbrcoll_device_backend& backend, const CallArgs& args
 
 }  // namespace
 
-// Without a loaded GPU runtime only a backend named in NBRCOLL_DEVICE_BACKEND
-// can be there (device_backend() opens none otherwise).
-bool device_process() {
-  if (loaded_runtime() != GpuRuntime::kNone) return true;
-  return !config().device_backend.empty() && device_backend() != nullptr;
-}
-
 DeviceRouting device_routing(const GraphInfo& info, const OwnedComm& own, const CallScratch& s) {
   const nbrcoll_device_backend* backend = device_backend();
   DeviceRouting routing;

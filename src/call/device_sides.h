@@ -9,11 +9,6 @@
 
 namespace nbrcoll {
 
-// A process with a GPU runtime loaded (or a device backend named in
-// NBRCOLL_DEVICE_BACKEND): its calls take the device transport. A
-// host-only process pays one loader query per call.
-bool device_process();
-
 // The routing of a device call from this rank's own buffers: host memory, a
 // pack stage (a non-contiguous type: the MPI packs, device memory or not),
 // device memory the backend moves, or device memory nbrcoll does not move

@@ -23,13 +23,21 @@ Operation::Operation(std::shared_ptr<const GraphInfo> info, const algos::Schedul
     : info_(std::move(info)), schedule_(schedule), comm_(std::move(comm)), decision_(decision), scratch_(&borrowed) {}
 
 Operation::Operation(std::shared_ptr<const GraphInfo> info, const algos::Schedule& schedule,
-                     std::shared_ptr<OwnedComm> comm, const Decision& decision, std::unique_ptr<CallScratch> owned)
+                     std::shared_ptr<OwnedComm> comm, const Decision& decision, std::unique_ptr<CallScratch> owned,
+                     std::shared_ptr<ScratchPool> pool)
     : info_(std::move(info)),
       schedule_(schedule),
       comm_(std::move(comm)),
       decision_(decision),
+      pool_(std::move(pool)),
       owned_(std::move(owned)),
       scratch_(owned_.get()) {}
+
+Operation::~Operation() {
+  run_.emplace<std::monostate>();  // the run refers to the scratch
+  device_.reset();
+  if (pool_ && owned_) pool_->give(std::move(owned_));
+}
 
 void Operation::prepare() {
   int rc = MPI_SUCCESS;

@@ -42,10 +42,12 @@ class Operation {
   // one owns its own. `decision`: decide()'s, for a call nbrcoll takes.
   Operation(std::shared_ptr<const GraphInfo> info, const algos::Schedule& schedule, std::shared_ptr<OwnedComm> comm,
             const Decision& decision, CallScratch& borrowed);
+  // A nonblocking call: `owned` goes back to `pool` when the call ends.
   Operation(std::shared_ptr<const GraphInfo> info, const algos::Schedule& schedule, std::shared_ptr<OwnedComm> comm,
-            const Decision& decision, std::unique_ptr<CallScratch> owned);
+            const Decision& decision, std::unique_ptr<CallScratch> owned, std::shared_ptr<ScratchPool> pool);
   Operation(const Operation&) = delete;
   Operation& operator=(const Operation&) = delete;
+  ~Operation();
 
   [[nodiscard]] CallScratch& scratch() { return *scratch_; }
   [[nodiscard]] const GraphInfo& info() const { return *info_; }
@@ -68,6 +70,7 @@ class Operation {
   const algos::Schedule& schedule_;
   std::shared_ptr<OwnedComm> comm_;  // the channel outlives a freed user handle
   Decision decision_;
+  std::shared_ptr<ScratchPool> pool_;
   std::unique_ptr<CallScratch> owned_;
   CallScratch* scratch_;
   int tag_offset_ = 0;  // this call's tag window in its handle's block

@@ -5,6 +5,10 @@
 // own for every start.
 #pragma once
 
+#include <memory>
+#include <mutex>
+#include <vector>
+
 #include "call/arguments.h"
 #include "call/layout.h"
 #include "engine/bundle_store.h"
@@ -25,6 +29,34 @@ struct CallScratch {
   engine::EngineScratch engine;
   MpiRequests requests;
   DeviceScratch device;
+};
+
+// The scratches of a communicator handle's nonblocking calls, handed back
+// when a call ends and reused by the next, so that a nonblocking call
+// allocates nothing once its sizes have been seen. A call may end on any
+// thread (the progress engine), hence the lock.
+class ScratchPool {
+ public:
+  std::unique_ptr<CallScratch> take() {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      if (!free_.empty()) {
+        std::unique_ptr<CallScratch> s = std::move(free_.back());
+        free_.pop_back();
+        return s;
+      }
+    }
+    return std::make_unique<CallScratch>();
+  }
+  void give(std::unique_ptr<CallScratch> s) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.size() < kKept) free_.push_back(std::move(s));
+  }
+
+ private:
+  static constexpr std::size_t kKept = 64;  // as many as calls can be in flight on a handle
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<CallScratch>> free_;
 };
 
 }  // namespace nbrcoll

@@ -48,7 +48,7 @@ void setup(MPI_Comm graph) {
     const GraphInfo& info = *made.info;
     banner_once(info.process_of[static_cast<std::size_t>(info.rank)]);
     log(LogLevel::kInfo, "%s", summarize_plans(info).c_str());
-    if (info.rank == 0) {
+    if (info.rank == 0 && !info.linear_only) {
       log(LogLevel::kInfo, "auto on this graph (machine %s): allgather %s; alltoall %s", machine_model().name.c_str(),
           info.gather_costs.describe().c_str(), info.alltoall_costs.describe().c_str());
     }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,14 @@ struct GraphInfo {
   std::vector<algos::RankPlace> places;  // rank -> (node, device, package), the planners' input
   std::vector<int> process_of;           // rank -> MPI_COMM_WORLD rank: names a process for the IPC caches
   std::string topo_source;
+  // Only the linear plans were built: the graph's calls can never choose
+  // another variant (graph_setup.cpp, linear_only), so the node lists, the
+  // other planners and the cost model were skipped at creation.
+  bool linear_only = false;
+  // Set up without the agreement (graph_setup.cpp): its linear tags are all
+  // 0, matched in posting order, which the device transport's twin
+  // receives (data and note) cannot use.
+  bool unagreed = false;
   algos::Plan linear;  // each planner's plan, for statistics and introspection
   algos::Plan leader;
   algos::Plan aggregated;
@@ -51,8 +60,14 @@ struct GraphInfo {
   // kAgreedTerms (graph_setup.h) terms, each the maximum over all ranks of
   // what each rank's plan building put there (the cost model's predictions,
   // cost_tables.h): the same vector on every rank, from the one allreduce of
-  // graph creation.
+  // graph creation. A linear-only graph's are its own rank's, made with
+  // its tables when first asked (ensure_cost_tables): its calls never ask.
   std::vector<std::int64_t> agreed_max;
+  mutable std::once_flag costs_made;
+  // A graph set up without agreement builds each family's linear plan and
+  // schedule when first needed (linear_plans.h).
+  mutable std::once_flag gather_built;
+  mutable std::once_flag alltoall_built;
 };
 
 // At most this many calls of one communicator handle in flight together
@@ -70,8 +85,10 @@ struct CallSequence {
   std::vector<std::shared_ptr<Operation>> window;
 };
 
-// What a call needs besides its schedule (call/scratch.h).
+// What a call needs besides its schedule, and the pool of nonblocking
+// calls' (call/scratch.h).
 struct CallScratch;
+class ScratchPool;
 
 // One per communicator handle. A duplicate shares `info` but gets a channel
 // of its own, so two handles never mix messages. Where the process-wide
@@ -118,6 +135,7 @@ struct CommState {
   std::shared_ptr<OwnedComm> idup_source;  // what our pending idup reads, kept alive with us
   std::shared_ptr<CallSequence> sequence;  // calls on this handle (persistent requests share it)
   std::shared_ptr<CallScratch> scratch;    // this handle's blocking calls', made by the first
+  std::shared_ptr<ScratchPool> pool;       // its nonblocking calls', made by the first
 };
 
 // Attach freshly built state and its channel to `graph_comm` (creates the

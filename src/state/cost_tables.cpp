@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "state/linear_plans.h"
 #include "support/config.h"
 #include "support/log.h"
 
@@ -73,6 +74,16 @@ void cost_terms(const GraphInfo& info, const algos::PlanInput& input, std::vecto
   for (const Variant v : kAlltoallRows) add_rows(alltoall_plan(info, v), ranks, per_edge, terms);
 }
 
+void linear_cost_terms(const GraphInfo& info, int ranks_on_node, std::vector<std::int64_t>& terms) {
+  // Each row once, then repeated for every variant's place.
+  const auto repeat = [&](const algos::Plan& plan, std::size_t rows) {
+    const std::vector<std::int64_t> row = algos::predict_row_ns(plan, machine_model(), ranks_on_node, 0);
+    for (std::size_t i = 0; i < rows; ++i) terms.insert(terms.end(), row.begin(), row.end());
+  };
+  repeat(info.linear, std::size(kGatherRows));
+  repeat(info.alltoall_linear, std::size(kAlltoallRows));
+}
+
 void set_cost_tables(GraphInfo& info, const std::int64_t* agreed) {
   const auto take = [&agreed](algos::CostTable& model, algos::CostTable& offered, const auto& rows) {
     model = {};
@@ -85,6 +96,19 @@ void set_cost_tables(GraphInfo& info, const std::int64_t* agreed) {
   };
   take(info.gather_model, info.gather_costs, kGatherRows);
   take(info.alltoall_model, info.alltoall_costs, kAlltoallRows);
+}
+
+void ensure_cost_tables(const GraphInfo& info) {
+  if (!info.linear_only) return;
+  ensure_linear_plans(info);
+  std::call_once(info.costs_made, [&info] {
+    // Every GraphInfo is made non-const (graph_setup.cpp) and shared as
+    // const once set up; these members are read only after this call.
+    auto& made = const_cast<GraphInfo&>(info);
+    made.agreed_max.clear();
+    linear_cost_terms(made, made.size, made.agreed_max);
+    set_cost_tables(made, made.agreed_max.data());
+  });
 }
 
 }  // namespace nbrcoll

@@ -24,9 +24,20 @@ const algos::MachineModel& machine_model();
 inline constexpr std::size_t kCostTerms = (3 + 2) * algos::kModelSizeCount;
 void cost_terms(const GraphInfo& info, const algos::PlanInput& input, std::vector<std::int64_t>& terms);
 
+// The same terms where only the linear plans exist (a graph on one node of
+// `ranks_on_node` ranks: nothing crosses a network): every row is linear's.
+void linear_cost_terms(const GraphInfo& info, int ranks_on_node, std::vector<std::int64_t>& terms);
+
 // The tables from the agreed (maximum) terms: the model, and what auto
 // chooses from (CostTable::offered: the aggregated variant only where it
 // wins clearly, so that calls do not send its bundles for nothing).
 void set_cost_tables(GraphInfo& info, const std::int64_t* agreed);
+
+// A linear-only graph (graph_setup.cpp) has no cost rows from creation: its
+// calls never ask. Whatever reads a graph's cost tables or agreed terms
+// (introspection: the benchmarks' predictions; tests) calls this first,
+// which makes them once, this rank's own linear rows. Other graphs have
+// theirs from creation and this does nothing.
+void ensure_cost_tables(const GraphInfo& info);
 
 }  // namespace nbrcoll

@@ -15,29 +15,20 @@
 #include <vector>
 
 #include "state/cost_tables.h"
+#include "state/linear_plans.h"
 #include "state/places.h"
+#include "state/plan_input.h"
 #include "state/shared_comm.h"
 #include "state/tag_blocks.h"
 #include "support/config.h"
 #include "support/log.h"
 #include "topo/locality.h"
 #include "topo/node_topology.h"
+#include "transport/device/backend_loader.h"
 
 namespace nbrcoll {
 
 namespace {
-
-// The node's topology, loaded once per process.
-const topo::NodeTopology& node_topology() {
-  static const topo::NodeTopology topology = [] {
-    topo::LoadResult r = topo::load_topology(config().topo);
-    if (!r.error.empty())
-      log(LogLevel::kWarn, "topology '%s': %s; using %s", config().topo.c_str(), r.error.c_str(),
-          r.topology.source.c_str());
-    return r.topology;
-  }();
-  return topology;
-}
 
 // What names this process's node: hostname and boot id. Nodes emulated by
 // network namespaces with their own UTS hostname differ by hostname; so do
@@ -52,10 +43,6 @@ const std::string& host_identity() {
     return std::string(host) + '\n' + boot;
   }();
   return identity;
-}
-
-int to_plan_rank(int mpi_rank) {
-  return mpi_rank == MPI_PROC_NULL ? algos::kNoRank : mpi_rank;
 }
 
 int read_neighbours(MPI_Comm comm, std::vector<int>& in, std::vector<int>& out) {
@@ -158,12 +145,62 @@ class Stopwatch {
   StepTime last_ = start_;
 };
 
+// Whether the calls of a graph of `nodes` nodes can only ever run linear,
+// so that graph creation builds the linear plans alone and skips the node
+// lists, the other planners and most of the cost model: auto on one node in
+// a process without a GPU runtime (decide(): one node keeps host buffers on
+// linear). The same on every rank: `nodes` comes from the places every
+// rank decoded alike; the setting and the GPU runtime are alike in every
+// process of a job. (NBRCOLL_ALGO=linear graphs build every plan still:
+// the benchmarks predict every algorithm's time from them.) A benchmark's
+// override of the setting (set_algo_override) counts as the setting for
+// the graphs made while it holds.
+bool linear_only(int nodes) {
+  return nodes == 1 && effective_algo().kind == Algo::Kind::kAuto && !device_process();
+}
+
+// What every rank learns alike during the set-up, whatever fails on one of
+// them, and so may decide the rest by: the node count, whether the graph
+// holds every process of MPI_COMM_WORLD, and whether it is set up without
+// an agreement.
+struct Facts {
+  int nodes = 0;  // 0: not known (the places could not be read)
+  bool covers_world = false;
+  bool unagreed = false;
+};
+
+bool single_threaded() {
+  int provided = MPI_THREAD_SINGLE;
+  return PMPI_Query_thread(&provided) == MPI_SUCCESS && provided != MPI_THREAD_MULTIPLE;
+}
+
+// Whether a graph is set up without the agreement's allreduce: one whose
+// calls can only run linear (linear_only), made by every process of
+// MPI_COMM_WORLD (each then makes every such creation, in the same order:
+// graph creation is collective and synchronising, and no thread can create
+// another at the same time), on the shared communicator, while unagreed
+// serials last. Its serial is then drawn (unagreed_serial), its linear
+// tags are all 0 so its tag stride is 1 on every rank, and its cost rows
+// are this rank's own (its calls never ask them). Every rank decides alike:
+// nothing here depends on what only one rank knows.
+bool without_agreement(const Facts& f) {
+  return f.nodes > 0 && linear_only(f.nodes) && f.covers_world && shared_comm() != MPI_COMM_NULL && single_threaded() &&
+         unagreed_serial(true) >= 0;
+}
+
+// Calls in flight together use disjoint tag windows; the notes of calls in
+// processes with a GPU runtime use as many tags again, above the windows;
+// the IPC acks the last tag of the handle's block (tag_blocks.h), or
+// MPI_TAG_UB itself on a private communicator.
+void set_tag_stride(GraphInfo& info) {
+  const long long stride = 1 + std::max(algos::largest_tag(info.plan.mixed), algos::largest_tag(info.alltoall.mixed));
+  if (2 * stride >= tag_upper_bound()) throw std::runtime_error("plan tags exceed MPI_TAG_UB");
+  info.tag_stride = static_cast<int>(stride);  // this rank's; set_tag_windows() makes it common
+}
+
 // The plans from the complete input (local work only).
 void build_plans(algos::PlanInput& input, GraphInfo& info) {
-  const topo::NodeTopology& topology = node_topology();
-  input.node.devices = topology.devices;
-  input.node.links = topology.links;
-  input.node.hops = topology.hops;
+  set_node(input);
   using algos::Variant;
   info.linear = algos::build_linear_plan(input);
   info.leader = algos::build_leader_plan(input);
@@ -182,21 +219,16 @@ void build_plans(algos::PlanInput& input, GraphInfo& info) {
   // the agreement makes them the slowest rank's, the same on every rank.
   info.agreed_max.clear();
   cost_terms(info, input, info.agreed_max);
-  // Calls in flight together use disjoint tag windows; the notes of calls in
-  // processes with a GPU runtime use as many tags again, above the windows;
-  // the IPC acks the last tag of the handle's block (tag_blocks.h), or
-  // MPI_TAG_UB itself on a private communicator.
-  const long long stride = 1 + std::max(algos::largest_tag(info.plan.mixed), algos::largest_tag(info.alltoall.mixed));
-  if (2 * stride >= tag_upper_bound()) throw std::runtime_error("plan tags exceed MPI_TAG_UB");
-  info.tag_stride = static_cast<int>(stride);  // this rank's; set_tag_windows() makes it common
+  set_tag_stride(info);
 }
 
 // Everything up to the agreement. Every rank makes the same collective calls
 // whatever fails locally: the places (exchanged) or the node-list messages
 // (cached places) say which ranks failed, and every rank acts alike.
-// `in_world`: every process of the graph is in MPI_COMM_WORLD.
-int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool& in_world, SetupTimes& times,
-                     Stopwatch& clock) {
+// `in_world`: every process of the graph is in MPI_COMM_WORLD; `facts`:
+// what every rank learns alike (Facts), set as far as this rank got.
+int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool& in_world, Facts& facts,
+                     SetupTimes& times, Stopwatch& clock) {
   auto info = std::make_shared<GraphInfo>();
   PMPI_Comm_rank(graph_comm, &info->rank);
   PMPI_Comm_size(graph_comm, &info->size);
@@ -253,6 +285,9 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
     times.devices = clock.lap();
   }
   info->nodes = decoded.nodes;
+  facts.nodes = decoded.nodes;
+  facts.covers_world = cached && in_world && info->size == world_size;
+  facts.unagreed = without_agreement(facts);
   info->any_real_out = std::any_of(info->out.begin(), info->out.end(), [](int d) { return d != MPI_PROC_NULL; });
   info->process_of = std::move(decoded.process_of);
   info->places = decoded.places;
@@ -262,6 +297,24 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   input.rank = info->rank;
   std::transform(info->in.begin(), info->in.end(), std::back_inserter(input.in), to_plan_rank);
   std::transform(info->out.begin(), info->out.end(), std::back_inserter(input.out), to_plan_rank);
+  if (linear_only(info->nodes)) {
+    // A rank that could not read its lists fails the agreement, which every
+    // rank enters (or, without one, stops: setup_graph).
+    if (own.failed) return MPI_ERR_OTHER;
+    info->linear_only = true;
+    if (facts.unagreed) {
+      info->unagreed = true;  // its plans are built when first needed (linear_plans.h); tags all 0
+      info->tag_stride = 1;
+    } else {
+      input.places = std::move(decoded.places);
+      set_node(input);
+      build_linear_plans(input, *info);
+      set_tag_stride(*info);
+    }
+    times.plans = clock.lap();
+    out = std::move(info);
+    return MPI_SUCCESS;
+  }
   rc = exchange_node_lists(graph_comm, info->rank, decoded, input, own.failed);
   times.node_lists = clock.lap();
   if (rc != MPI_SUCCESS || own.failed) return rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER;
@@ -348,7 +401,7 @@ ChannelBid bid_for_channel(const GraphInfo* info, bool in_world, const SerialCla
   ChannelBid bid;
   bid.serial = claim.proposal();
   bid.shared = shared_comm() != MPI_COMM_NULL && in_world && claim.alone() && info != nullptr &&
-               claim.proposal() < graph_serials(tag_upper_bound()) &&
+               claim.proposal() < agreed_serials() &&
                tag_windows_within(kTagBlock, info->tag_stride, kMaxTagWindows) > 0;
   return bid;
 }
@@ -364,6 +417,43 @@ std::shared_ptr<OwnedComm> make_channel(MPI_Comm graph_comm, const Agreement& ag
   return std::make_shared<OwnedComm>(own);
 }
 
+// NBRCOLL_DEBUG=trace: one line per creation, each step's wall and CPU time.
+void trace_setup(const GraphInfo& info, const SetupTimes& t, const char* channel) {
+  if (!log_enabled(LogLevel::kTrace)) return;
+  auto step = [](const char* name, const StepTime& s) {
+    char text[96];
+    std::snprintf(text, sizeof text, "%s %.0f (cpu %.0f)", name, s.wall, s.cpu);
+    return std::string(text);
+  };
+  log(LogLevel::kTrace, "graph setup (%d ranks, %d nodes, %s%s) in us: %s, %s, %s, %s, %s, %s, %s, %s", info.size,
+      info.nodes, channel, info.linear_only ? ", linear plans only" : "", step("neighbours", t.neighbours).c_str(),
+      step("places", t.places).c_str(), step("devices", t.devices).c_str(), step("node lists", t.node_lists).c_str(),
+      step("plans", t.plans).c_str(), step("agreement", t.agreement).c_str(),
+      step("private comm", t.private_dup).c_str(), step("total", t.total).c_str());
+}
+
+// The rest of a set-up without agreement (without_agreement): the drawn
+// serial's tag block, this rank's own stride and cost rows. A rank that
+// failed cannot tell the others, which go on without it: it stops the job
+// with one line (only running out of memory gets here).
+GraphSetup setup_without_agreement(MPI_Comm graph_comm, std::shared_ptr<GraphInfo> info, const std::string& why,
+                                   GraphSetup& setup, Stopwatch& clock) {
+  if (!info) {
+    log(LogLevel::kWarn, "graph setup failed%s on this rank, which its peers cannot learn; stopping the job",
+        why.c_str());
+    PMPI_Abort(graph_comm, MPI_ERR_NO_MEM);
+    return setup;
+  }
+  info->unagreed = true;
+  auto channel = std::make_shared<OwnedComm>(unagreed_serial(false), 0);
+  set_tag_windows(*info, info->tag_stride, kTagBlock);
+  setup.times.total = clock.since_start();
+  trace_setup(*info, setup.times, "shared communicator, no agreement");
+  setup.info = std::move(info);
+  setup.channel = std::move(channel);
+  return setup;
+}
+
 }  // namespace
 
 GraphSetup setup_graph(MPI_Comm graph_comm) {
@@ -371,13 +461,18 @@ GraphSetup setup_graph(MPI_Comm graph_comm) {
   Stopwatch clock;
   std::shared_ptr<GraphInfo> info;
   bool in_world = false;
+  Facts facts;
   std::string why;
   try {
-    if (build_graph_info(graph_comm, info, in_world, setup.times, clock) != MPI_SUCCESS) info.reset();
+    if (build_graph_info(graph_comm, info, in_world, facts, setup.times, clock) != MPI_SUCCESS) info.reset();
   } catch (const std::exception& e) {
     why = std::string(": ") + e.what();
     info.reset();
+    // Out of memory before this rank learnt whether its peers go on without
+    // agreement: it cannot know whether they would wait for it.
+    if (facts.nodes == 0 && effective_algo().kind == Algo::Kind::kAuto) facts.unagreed = true;
   }
+  if (facts.unagreed) return setup_without_agreement(graph_comm, std::move(info), why, setup, clock);
   Agreement agreed;
   {
     SerialClaim claim;
@@ -399,22 +494,11 @@ GraphSetup setup_graph(MPI_Comm graph_comm) {
     return setup;
   }
   set_tag_windows(*info, agreed.tag_stride, agreed.shared ? kTagBlock : tag_upper_bound());
-  info->agreed_max = std::move(agreed.agreed_max);
-  set_cost_tables(*info, info->agreed_max.data());
-  if (log_enabled(LogLevel::kTrace)) {
-    const SetupTimes& t = setup.times;
-    auto step = [](const char* name, const StepTime& s) {
-      char text[96];
-      std::snprintf(text, sizeof text, "%s %.0f (cpu %.0f)", name, s.wall, s.cpu);
-      return std::string(text);
-    };
-    log(LogLevel::kTrace, "graph setup (%d ranks, %d nodes, %s) in us: %s, %s, %s, %s, %s, %s, %s, %s", info->size,
-        info->nodes, agreed.shared ? "shared communicator" : "private communicator",
-        step("neighbours", t.neighbours).c_str(), step("places", t.places).c_str(), step("devices", t.devices).c_str(),
-        step("node lists", t.node_lists).c_str(), step("plans", t.plans).c_str(),
-        step("agreement", t.agreement).c_str(), step("private comm", t.private_dup).c_str(),
-        step("total", t.total).c_str());
+  if (!info->linear_only) {
+    info->agreed_max = std::move(agreed.agreed_max);
+    set_cost_tables(*info, info->agreed_max.data());
   }
+  trace_setup(*info, setup.times, agreed.shared ? "shared communicator" : "private communicator");
   setup.info = std::move(info);
   setup.channel = std::move(channel);
   return setup;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <mutex>
 
+#include "state/tag_blocks.h"
 #include "support/config.h"
 #include "support/log.h"
 
@@ -15,6 +16,7 @@ MPI_Comm g_shared = MPI_COMM_NULL;
 std::mutex g_serial_mutex;
 std::int64_t g_next_serial = 0;  // one more than the largest serial agreed on
 int g_claims_open = 0;
+std::int64_t g_unagreed_drawn = 0;  // serials drawn without agreement so far
 
 // MPI_Finalize deletes MPI_COMM_SELF's attributes first thing: the shared
 // communicator goes then, while MPI still works.
@@ -46,6 +48,18 @@ void open_shared_comm() {
 
 MPI_Comm shared_comm() {
   return g_shared;
+}
+
+std::int64_t agreed_serials() {
+  return graph_serials(tag_upper_bound()) / 2;
+}
+
+std::int64_t unagreed_serial(bool peek) {
+  const std::lock_guard<std::mutex> lock(g_serial_mutex);
+  const std::int64_t serial = agreed_serials() + g_unagreed_drawn;
+  if (serial >= graph_serials(tag_upper_bound())) return -1;
+  if (!peek) ++g_unagreed_drawn;
+  return serial;
 }
 
 long long tag_upper_bound() {

@@ -7,10 +7,11 @@
 //
 // A graph's serial, which names its blocks, is the maximum over its ranks of
 // each rank's proposal, taken in the agreement allreduce graph creation makes
-// anyway. Each rank proposes one more than the largest serial it has agreed
-// on, so two graphs with a rank in common get different serials, provided
-// that rank did not create them at the same time (threads): a creation that
-// starts while another is in progress on its rank is flagged in the
+// (below agreed_serials()); a graph set up without agreement (every world
+// process in it, single-threaded, linear plans only: graph_setup.cpp) draws
+// the next serial of the upper half instead, the same on every rank. Each rank proposes one more than the largest
+// serial it has agreed on, so two graphs with a rank in common get different serials, provided that rank did not create
+// them at the same time (threads): a creation that starts while another is in progress on its rank is flagged in the
 // agreement and makes a communicator of its own instead, as does a graph
 // once serials run out (graph_serials) or a graph with processes outside
 // MPI_COMM_WORLD.
@@ -32,6 +33,18 @@ MPI_Comm shared_comm();
 
 // MPI_TAG_UB of this process, asked once.
 long long tag_upper_bound();
+
+// Agreed serials (SerialClaim) lie below this bound; the serials from it up
+// to graph_serials(MPI_TAG_UB) are drawn without agreement (below).
+std::int64_t agreed_serials();
+
+// The serial of a graph set up without an agreement (graph_setup.cpp:
+// every process of MPI_COMM_WORLD takes part, none has threads that could
+// create graphs concurrently): the next of the upper half, in creation
+// order, so every rank draws the same one. `peek` leaves it to draw; -1
+// once the half is used up (creations then agree as before, every rank
+// alike).
+std::int64_t unagreed_serial(bool peek);
 
 // One graph creation's claim on a serial, open from the proposal until the
 // agreed serial is known (settle) or the creation ends.

@@ -2,12 +2,14 @@
 
 #include "state/comm_state.h"
 #include "state/cost_tables.h"
+#include "state/linear_plans.h"
 
 namespace nbrcoll {
 
 const algos::Plan* plan_for(MPI_Comm graph_comm, algos::Variant variant) {
   const CommState* state = find_state(graph_comm);
   if (state == nullptr) return nullptr;
+  ensure_linear_plans(*state->info);
   switch (variant) {
     case algos::Variant::kLinear:
       return &state->info->linear;
@@ -22,6 +24,7 @@ const algos::Plan* plan_for(MPI_Comm graph_comm, algos::Variant variant) {
 const algos::Plan* alltoall_plan_for(MPI_Comm graph_comm, algos::Variant variant) {
   const CommState* state = find_state(graph_comm);
   if (state == nullptr) return nullptr;
+  ensure_linear_plans(*state->info);
   return variant == algos::Variant::kAggregated ? &state->info->alltoall_aggregated : &state->info->alltoall_linear;
 }
 
@@ -29,6 +32,7 @@ CostView costs_for(MPI_Comm graph_comm, bool alltoall) {
   const CommState* state = find_state(graph_comm);
   if (state == nullptr) return {};
   const GraphInfo& info = *state->info;
+  ensure_cost_tables(info);
   return alltoall ? CostView{&info.alltoall_model, &info.alltoall_costs, machine_model().name}
                   : CostView{&info.gather_model, &info.gather_costs, machine_model().name};
 }

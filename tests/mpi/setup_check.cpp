@@ -17,6 +17,7 @@
 
 #include "state/comm_state.h"
 #include "state/cost_tables.h"
+#include "state/linear_plans.h"
 #include "state/graph_setup.h"
 #include "state/places.h"
 #include "state/shared_comm.h"
@@ -206,15 +207,56 @@ void created_state(MPI_Comm comm, const Graph& g) {
               std::to_string(want[r].package) + ")");
     flat.insert(flat.end(), {p.node, p.device, p.package});
   }
+  // A linear-only graph's rows are made when first asked (this rank's own).
+  nbrcoll::ensure_cost_tables(info);
   check(info.agreed_max.size() == static_cast<std::size_t>(nbrcoll::kAgreedTerms), g.name + ": kAgreedTerms terms");
-  // The cost model's tables come from the agreed terms (its first row first).
-  bool from_agreed = !info.gather_model.time_ns.empty();
-  for (std::size_t i = 0; from_agreed && i < info.gather_model.time_ns[0].size(); ++i)
-    from_agreed = info.gather_model.time_ns[0][i] == static_cast<std::uint64_t>(info.agreed_max[i]);
-  check(from_agreed, g.name + ": cost tables from the agreed terms");
-  check(expected_cost_terms(comm, g, info) == info.agreed_max,
-        g.name + ": agreed terms are the per-size model's maxima over ranks");
-  flat.insert(flat.end(), info.agreed_max.begin(), info.agreed_max.end());
+  // A graph whose calls can only run linear (auto on one node here) builds
+  // the linear plans alone: no node lists, no other planner, no cost model.
+  const nbrcoll::Algo algo = nbrcoll::effective_algo();
+  const bool only_linear = algo.kind == nbrcoll::Algo::Kind::kAuto ? info.nodes == 1
+                                                                   : !algo.is(nbrcoll::algos::Variant::kLeader) &&
+                                                                         !algo.is(nbrcoll::algos::Variant::kAggregated);
+  check(info.linear_only == only_linear, g.name + ": linear plans alone exactly where the calls can only run linear (" +
+                                             std::to_string(info.nodes) + " nodes)");
+  if (info.linear_only) {
+    check(info.leader.recvs.empty() && info.leader.sends.empty() && info.aggregated.bundle_sends.empty() &&
+              nbrcoll::schedule_for(info, false).mixed.variants ==
+                  std::vector<nbrcoll::algos::Variant>{nbrcoll::algos::Variant::kLinear},
+          g.name + ": a linear-only graph has no other plan");
+    // Its cost rows are all linear's.
+    const std::size_t row = nbrcoll::algos::kModelSizeCount;
+    bool rows_linear = info.agreed_max.size() == 5 * row;
+    for (std::size_t i = 0; rows_linear && i < info.agreed_max.size(); ++i)
+      rows_linear = info.agreed_max[i] == info.agreed_max[i < 3 * row ? i % row : 3 * row + i % row];
+    check(rows_linear, g.name + ": a linear-only graph's cost rows are linear's");
+  } else {
+    // The cost model's tables come from the agreed terms (its first row first).
+    bool from_agreed = !info.gather_model.time_ns.empty();
+    for (std::size_t i = 0; from_agreed && i < info.gather_model.time_ns[0].size(); ++i)
+      from_agreed = info.gather_model.time_ns[0][i] == static_cast<std::uint64_t>(info.agreed_max[i]);
+    check(from_agreed, g.name + ": cost tables from the agreed terms");
+    check(expected_cost_terms(comm, g, info) == info.agreed_max,
+          g.name + ": agreed terms are the per-size model's maxima over ranks");
+  }
+  // A linear-only graph of every world process in a single-threaded
+  // process is set up without the agreement: its serial is drawn from the
+  // upper half (the same on every rank, checked below), its tags are all 0
+  // (stride 1), and its cost rows are each rank's own.
+  int world = 0;
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  MPI_Query_thread(&provided);
+  const bool unagreed =
+      info.linear_only && info.size == world && provided != MPI_THREAD_MULTIPLE && nbrcoll::config().shared_comm;
+  check(info.unagreed == unagreed, g.name + ": set up without agreement exactly when it may be");
+  if (unagreed) {
+    check(info.tag_stride == 1 && state->own->serial >= nbrcoll::agreed_serials(),
+          g.name + ": set up without agreement: tag stride 1, a serial of the upper half");
+  } else {
+    check(!state->own->shared || state->own->serial < nbrcoll::agreed_serials(),
+          g.name + ": an agreed serial lies below the unagreed half");
+    if (!info.linear_only) flat.insert(flat.end(), info.agreed_max.begin(), info.agreed_max.end());
+  }
   check(same_everywhere(comm, flat), g.name + ": places, strides and agreed terms equal on every rank");
 
   // The channel: a tag block of the shared communicator (the same serial

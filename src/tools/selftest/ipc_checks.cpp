@@ -1,5 +1,5 @@
 // ipc.same_gpu and ipc.cross_gpu: IPC between pairs of ranks through the
-// plugin's C ABI and nbrcoll's own handle caches (src/device/ipc_cache.h):
+// plugin's C ABI and nbrcoll's own handle caches (src/transport/device/ipc_cache.h):
 // the sender exports an allocation (the handle got once, cached on the next
 // ask), the receiver opens it (once: the second lookup is a cache hit),
 // copies an odd-sized fragment at odd offsets with the copy kernel and reads

@@ -99,4 +99,11 @@ BufferKind classify_buffer(const void* p, nbrcoll_pointer_info& info) {
   return is_device_memory(p) ? BufferKind::kDeviceUnsupported : BufferKind::kHost;
 }
 
+// Without a loaded GPU runtime only a backend named in NBRCOLL_DEVICE_BACKEND
+// can be there (device_backend() opens none otherwise).
+bool device_process() {
+  if (loaded_runtime() != GpuRuntime::kNone) return true;
+  return !config().device_backend.empty() && device_backend() != nullptr;
+}
+
 }  // namespace nbrcoll

@@ -21,4 +21,9 @@ enum class BufferKind {
 // What `p` is; `info` is filled for kDevice.
 BufferKind classify_buffer(const void* p, nbrcoll_pointer_info& info);
 
+// A process with a GPU runtime loaded (or a device backend named in
+// NBRCOLL_DEVICE_BACKEND): its calls take the device transport. A
+// host-only process pays one loader query per call.
+bool device_process();
+
 }  // namespace nbrcoll

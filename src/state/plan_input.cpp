@@ -1,0 +1,45 @@
+#include "state/plan_input.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <iterator>
+
+#include "support/config.h"
+#include "support/log.h"
+
+namespace nbrcoll {
+
+const topo::NodeTopology& node_topology() {
+  static const topo::NodeTopology topology = [] {
+    topo::LoadResult r = topo::load_topology(config().topo);
+    if (!r.error.empty())
+      log(LogLevel::kWarn, "topology '%s': %s; using %s", config().topo.c_str(), r.error.c_str(),
+          r.topology.source.c_str());
+    return r.topology;
+  }();
+  return topology;
+}
+
+int to_plan_rank(int mpi_rank) {
+  return mpi_rank == MPI_PROC_NULL ? algos::kNoRank : mpi_rank;
+}
+
+void set_node(algos::PlanInput& input) {
+  const topo::NodeTopology& topology = node_topology();
+  input.node.devices = topology.devices;
+  input.node.links = topology.links;
+  input.node.hops = topology.hops;
+}
+
+algos::PlanInput plan_input_of(const GraphInfo& info) {
+  algos::PlanInput input;
+  input.rank = info.rank;
+  std::transform(info.in.begin(), info.in.end(), std::back_inserter(input.in), to_plan_rank);
+  std::transform(info.out.begin(), info.out.end(), std::back_inserter(input.out), to_plan_rank);
+  input.places = info.places;
+  set_node(input);
+  return input;
+}
+
+}  // namespace nbrcoll

@@ -1,0 +1,25 @@
+// What the planners are given (algos::PlanInput): this rank's lists as the
+// planners number ranks, every rank's place, and this node's topology.
+#pragma once
+
+#include "algos/plan.h"
+#include "state/comm_state.h"
+#include "topo/node_topology.h"
+
+namespace nbrcoll {
+
+// The node's topology (NBRCOLL_TOPO, else what the machine says), loaded
+// once per process; a bad setting is warned about once.
+const topo::NodeTopology& node_topology();
+
+// An MPI rank in a neighbour list as the planners number it.
+int to_plan_rank(int mpi_rank);
+
+// This node's devices, links and hops into `input`.
+void set_node(algos::PlanInput& input);
+
+// The input of a set-up graph's planners, without the node lists (enough
+// for the linear plans).
+algos::PlanInput plan_input_of(const GraphInfo& info);
+
+}  // namespace nbrcoll
