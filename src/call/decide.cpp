@@ -20,8 +20,9 @@ using algos::Variant;
 // (the large-count forms by their own names).
 void log_taken_once(const UserCall& c, Mode mode) {
   static std::atomic<unsigned> seen{0};
-  const unsigned bit =
-      1U << (static_cast<unsigned>(c.kind) + 4U * static_cast<unsigned>(mode) + (c.large != nullptr ? 16U : 0U));
+  // One bit per kind, mode and form: 5 kinds x 3 modes x 2 forms < 32.
+  const unsigned bit = 1U << (static_cast<unsigned>(c.kind) + kKindCount * static_cast<unsigned>(mode) +
+                              (c.large != nullptr ? 3U * kKindCount : 0U));
   if (!log_enabled(LogLevel::kInfo) || (seen.fetch_or(bit) & bit) != 0) return;
   log(LogLevel::kInfo, "nbrcoll takes %s", call_name(c, mode));
 }

@@ -31,12 +31,14 @@ bool narrow_array(const Wide* wide, std::size_t n, std::vector<int>& to, const i
 
 const char* call_name(const UserCall& c, Mode mode) {
   if (c.large == nullptr) return mpi_name(c.kind, mode);
-  static const char* const names[3][4] = {
-      {"MPI_Neighbor_allgather_c", "MPI_Neighbor_allgatherv_c", "MPI_Neighbor_alltoall_c", "MPI_Neighbor_alltoallv_c"},
+  // (alltoallw's _c forms are the MPI's own: nbrcoll does not export them.)
+  static const char* const names[3][kKindCount] = {
+      {"MPI_Neighbor_allgather_c", "MPI_Neighbor_allgatherv_c", "MPI_Neighbor_alltoall_c", "MPI_Neighbor_alltoallv_c",
+       "MPI_Neighbor_alltoallw_c"},
       {"MPI_Ineighbor_allgather_c", "MPI_Ineighbor_allgatherv_c", "MPI_Ineighbor_alltoall_c",
-       "MPI_Ineighbor_alltoallv_c"},
+       "MPI_Ineighbor_alltoallv_c", "MPI_Ineighbor_alltoallw_c"},
       {"MPI_Neighbor_allgather_init_c", "MPI_Neighbor_allgatherv_init_c", "MPI_Neighbor_alltoall_init_c",
-       "MPI_Neighbor_alltoallv_init_c"}};
+       "MPI_Neighbor_alltoallv_init_c", "MPI_Neighbor_alltoallw_init_c"}};
   return names[static_cast<int>(mode)][static_cast<int>(c.kind)];
 }
 

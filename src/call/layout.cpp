@@ -43,10 +43,124 @@ class PackView {
   MPI_Datatype view_ = MPI_DATATYPE_NULL;
 };
 
+// How the blocks of a call are typed: the call's one send type and one
+// receive type, displacements in elements of their extents (OneType) ...
+struct OneType {
+  const CallArgs& args;
+  const TypeLayout& send;
+  const TypeLayout& recv;
+  [[nodiscard]] const TypeLayout& send_layout(std::size_t /*block*/) const { return send; }
+  [[nodiscard]] const TypeLayout& recv_layout(std::size_t /*slot*/) const { return recv; }
+  [[nodiscard]] MPI_Datatype send_type(std::size_t /*block*/) const { return args.sendtype; }
+  [[nodiscard]] MPI_Datatype recv_type(std::size_t /*slot*/) const { return args.recvtype; }
+  [[nodiscard]] int send_count(std::size_t block) const {
+    return args.alltoall ? args.sendcounts[block] : args.sendcount;
+  }
+  [[nodiscard]] const char* send_start(std::size_t block) const {
+    return offset_address(args.sendbuf, args.alltoall ? args.sdispls[block] * send.extent : 0);
+  }
+  [[nodiscard]] char* recv_start(std::size_t slot) const {
+    return offset_address(args.recvbuf, args.displs[slot] * recv.extent);
+  }
+  [[nodiscard]] bool recv_all_in_place() const { return recv.in_place; }
+};
+
+// ... or a type per block (alltoallw), displacements in bytes (PerBlock).
+struct PerBlock {
+  const CallArgs& args;
+  bool any_recv_packed;
+  [[nodiscard]] const TypeLayout& send_layout(std::size_t block) const { return args.send_layouts[block]; }
+  [[nodiscard]] const TypeLayout& recv_layout(std::size_t slot) const { return args.recv_layouts[slot]; }
+  [[nodiscard]] MPI_Datatype send_type(std::size_t block) const { return args.sendtypes[block]; }
+  [[nodiscard]] MPI_Datatype recv_type(std::size_t slot) const { return args.recvtypes[slot]; }
+  [[nodiscard]] int send_count(std::size_t block) const { return args.sendcounts[block]; }
+  [[nodiscard]] const char* send_start(std::size_t block) const {
+    return offset_address(args.sendbuf, args.sdispls[block]);
+  }
+  [[nodiscard]] char* recv_start(std::size_t slot) const { return offset_address(args.recvbuf, args.displs[slot]); }
+  [[nodiscard]] bool recv_all_in_place() const { return !any_recv_packed; }
+};
+
+// The send blocks in place where their type allows, else packed one after
+// the other into `send_stage`; the receive slots in place, or in
+// `recv_stage`. MPI_SUCCESS or an error (the caller makes the table hollow).
+template <class Types>
+int lay_out(const Types& t, const std::vector<int>& in_list, engine::BlockTable& table, std::vector<char>& send_stage,
+            std::vector<char>& recv_stage) {
+  const std::vector<std::uint64_t>& send_bytes = table.send_bytes;
+  const std::size_t blocks = send_bytes.size();
+  table.send_data.assign(blocks, nullptr);
+  std::uint64_t packed = 0;
+  for (std::size_t j = 0; j < blocks; ++j) {
+    if (t.send_layout(j).in_place || send_bytes[j] == 0) continue;
+    if (send_bytes[j] > kMaxPacked) return MPI_ERR_COUNT;
+    packed += send_bytes[j];
+  }
+  send_stage.resize(packed);
+  packed = 0;
+  for (std::size_t j = 0; j < blocks; ++j) {
+    const char* start = t.send_start(j);
+    if (t.send_layout(j).in_place || send_bytes[j] == 0) {
+      table.send_data[j] = start;
+      continue;
+    }
+    int position = 0;
+    const PackView in(start, t.send_count(j), t.send_type(j));
+    const int rc = PMPI_Pack(in.base(), in.count(), in.type(), send_stage.data() + packed,
+                             static_cast<int>(send_bytes[j]), &position, MPI_COMM_SELF);
+    if (rc != MPI_SUCCESS) return rc;
+    if (static_cast<std::uint64_t>(position) != send_bytes[j]) return MPI_ERR_INTERN;
+    table.send_data[j] = send_stage.data() + packed;
+    packed += send_bytes[j];
+  }
+  const std::vector<std::uint64_t>& slot_bytes = table.slot_bytes;
+  const std::size_t slots = in_list.size();
+  table.slot_data.assign(slots, nullptr);
+  std::uint64_t staged = 0;
+  for (std::size_t i = 0; i < slots; ++i) {
+    if (!t.recv_layout(i).in_place && in_list[i] != MPI_PROC_NULL) {
+      if (slot_bytes[i] > kMaxPacked) return MPI_ERR_COUNT;
+      staged += slot_bytes[i];
+    }
+  }
+  if (!t.recv_all_in_place()) recv_stage.resize(staged);
+  std::uint64_t offset = 0;
+  for (std::size_t i = 0; i < slots; ++i) {
+    if (in_list[i] == MPI_PROC_NULL) continue;
+    if (t.recv_layout(i).in_place) {
+      table.slot_data[i] = t.recv_start(i);
+    } else {
+      table.slot_data[i] = recv_stage.data() + offset;
+      offset += slot_bytes[i];
+    }
+  }
+  return MPI_SUCCESS;
+}
+
+// Staged receive slots into the user's buffer.
+template <class Types>
+int unpack_slots(const Types& t, const CallArgs& args, const engine::BlockTable& table) {
+  if (table.hollow || t.recv_all_in_place()) return MPI_SUCCESS;
+  for (std::size_t i = 0; i < table.slot_data.size(); ++i) {
+    if (table.slot_data[i] == nullptr || table.slot_bytes[i] == 0 || t.recv_layout(i).in_place) continue;
+    int position = 0;
+    const PackView out(t.recv_start(i), args.recvcounts[i], t.recv_type(i));
+    const int rc = PMPI_Unpack(table.slot_data[i], static_cast<int>(table.slot_bytes[i]), &position, out.base(),
+                               out.count(), out.type(), MPI_COMM_SELF);
+    if (rc != MPI_SUCCESS) return rc;
+  }
+  return MPI_SUCCESS;
+}
+
 }  // namespace
 
 int CallLayout::measure(const CallArgs& args, const std::vector<int>& in_list) {
   blocks_.hollow = false;
+  per_block_ = args.per_block;
+  if (per_block_) {
+    measure_per_block(args, in_list);
+    return MPI_SUCCESS;
+  }
   int rc = describe_type(args.sendtype, send_type_);
   if (rc != MPI_SUCCESS) return rc;
   rc = describe_type(args.recvtype, recv_type_);
@@ -66,6 +180,24 @@ int CallLayout::measure(const CallArgs& args, const std::vector<int>& in_list) {
   return MPI_SUCCESS;
 }
 
+// Alltoallw: every block's size from its own type (described by acceptable()).
+void CallLayout::measure_per_block(const CallArgs& args, const std::vector<int>& in_list) {
+  std::vector<std::uint64_t>& send = blocks_.send_bytes;
+  send.resize(args.sendcounts.size());
+  any_send_packed_ = false;
+  for (std::size_t j = 0; j < send.size(); ++j) {
+    send[j] = static_cast<std::uint64_t>(args.sendcounts[j]) * args.send_layouts[j].size;
+    any_send_packed_ = any_send_packed_ || (send[j] > 0 && !args.send_layouts[j].in_place);
+  }
+  const std::size_t slots = in_list.size();
+  blocks_.slot_bytes.assign(slots, 0);
+  any_recv_packed_ = false;
+  for (std::size_t i = 0; i < slots; ++i) {
+    blocks_.slot_bytes[i] = static_cast<std::uint64_t>(args.recvcounts[i]) * args.recv_layouts[i].size;
+    any_recv_packed_ = any_recv_packed_ || (in_list[i] != MPI_PROC_NULL && !args.recv_layouts[i].in_place);
+  }
+}
+
 void CallLayout::make_hollow() {
   blocks_.hollow = true;
   blocks_.send_data.assign(blocks_.send_bytes.size(), nullptr);
@@ -75,74 +207,16 @@ void CallLayout::make_hollow() {
 }
 
 int CallLayout::prepare(const CallArgs& args, const std::vector<int>& in_list) {
-  const auto fail = [this](int rc) {
-    make_hollow();
-    return rc;
-  };
-  // Send blocks: in place where the type allows, else packed one after the other.
-  const std::vector<std::uint64_t>& send_bytes = blocks_.send_bytes;
-  const std::size_t blocks = send_bytes.size();
-  blocks_.send_data.assign(blocks, nullptr);
-  std::uint64_t packed = 0;
-  for (std::size_t j = 0; j < blocks; ++j) {
-    if (send_type_.in_place || send_bytes[j] == 0) continue;
-    if (send_bytes[j] > kMaxPacked) return fail(MPI_ERR_COUNT);
-    packed += send_bytes[j];
-  }
-  send_stage_.resize(packed);
-  packed = 0;
-  for (std::size_t j = 0; j < blocks; ++j) {
-    const int count = args.alltoall ? args.sendcounts[j] : args.sendcount;
-    const char* start = offset_address(args.sendbuf, args.alltoall ? args.sdispls[j] * send_type_.extent : 0);
-    if (send_type_.in_place || send_bytes[j] == 0) {
-      blocks_.send_data[j] = start;
-      continue;
-    }
-    int position = 0;
-    const PackView in(start, count, args.sendtype);
-    const int rc = PMPI_Pack(in.base(), in.count(), in.type(), send_stage_.data() + packed,
-                             static_cast<int>(send_bytes[j]), &position, MPI_COMM_SELF);
-    if (rc != MPI_SUCCESS) return fail(rc);
-    if (static_cast<std::uint64_t>(position) != send_bytes[j]) return fail(MPI_ERR_INTERN);
-    blocks_.send_data[j] = send_stage_.data() + packed;
-    packed += send_bytes[j];
-  }
-  const std::vector<std::uint64_t>& slot_bytes = blocks_.slot_bytes;
-  const std::size_t slots = in_list.size();
-  blocks_.slot_data.assign(slots, nullptr);
-  std::uint64_t staged = 0;
-  for (std::size_t i = 0; i < slots; ++i) {
-    if (!recv_type_.in_place && in_list[i] != MPI_PROC_NULL) {
-      if (slot_bytes[i] > kMaxPacked) return fail(MPI_ERR_COUNT);
-      staged += slot_bytes[i];
-    }
-  }
-  if (!recv_type_.in_place) recv_stage_.resize(staged);
-  std::uint64_t offset = 0;
-  for (std::size_t i = 0; i < slots; ++i) {
-    if (in_list[i] == MPI_PROC_NULL) continue;
-    if (recv_type_.in_place) {
-      blocks_.slot_data[i] = offset_address(args.recvbuf, args.displs[i] * recv_type_.extent);
-    } else {
-      blocks_.slot_data[i] = recv_stage_.data() + offset;
-      offset += slot_bytes[i];
-    }
-  }
-  return MPI_SUCCESS;
+  const int rc = per_block_
+                     ? lay_out(PerBlock{args, any_recv_packed_}, in_list, blocks_, send_stage_, recv_stage_)
+                     : lay_out(OneType{args, send_type_, recv_type_}, in_list, blocks_, send_stage_, recv_stage_);
+  if (rc != MPI_SUCCESS) make_hollow();
+  return rc;
 }
 
 int CallLayout::unpack(const CallArgs& args) const {
-  if (blocks_.hollow || recv_type_.in_place) return MPI_SUCCESS;
-  for (std::size_t i = 0; i < blocks_.slot_data.size(); ++i) {
-    if (blocks_.slot_data[i] == nullptr || blocks_.slot_bytes[i] == 0) continue;
-    int position = 0;
-    const PackView out(offset_address(args.recvbuf, args.displs[i] * recv_type_.extent), args.recvcounts[i],
-                       args.recvtype);
-    const int rc = PMPI_Unpack(blocks_.slot_data[i], static_cast<int>(blocks_.slot_bytes[i]), &position, out.base(),
-                               out.count(), out.type(), MPI_COMM_SELF);
-    if (rc != MPI_SUCCESS) return rc;
-  }
-  return MPI_SUCCESS;
+  return per_block_ ? unpack_slots(PerBlock{args, any_recv_packed_}, args, blocks_)
+                    : unpack_slots(OneType{args, send_type_, recv_type_}, args, blocks_);
 }
 
 }  // namespace nbrcoll

@@ -1,7 +1,9 @@
 // Where the bytes of every block of one call live: the user's buffers where
 // the datatypes allow it (in-order contiguous types), a packed stage
-// otherwise (the MPI packs and unpacks with MPI_Pack / MPI_Unpack). The
-// engine sees only the resulting table of addresses and sizes (blocks()).
+// otherwise (the MPI packs and unpacks with MPI_Pack / MPI_Unpack). With a
+// datatype per block (alltoallw) that holds block by block: each send block
+// and receive slot in place or packed as its own type allows. The engine
+// sees only the resulting table of addresses and sizes (blocks()).
 #pragma once
 
 #include <mpi.h>
@@ -38,12 +40,18 @@ class CallLayout {
   [[nodiscard]] const engine::BlockTable& blocks() const { return blocks_; }
   [[nodiscard]] std::uint64_t send_bytes(std::size_t block = 0) const { return blocks_.send_size(block); }
   [[nodiscard]] std::uint64_t slot_bytes(std::size_t slot) const { return blocks_.slot_bytes[slot]; }
-  [[nodiscard]] bool send_packed() const { return !send_type_.in_place; }
-  [[nodiscard]] bool recv_packed() const { return !recv_type_.in_place; }
+  // Some block of the side is packed.
+  [[nodiscard]] bool send_packed() const { return per_block_ ? any_send_packed_ : !send_type_.in_place; }
+  [[nodiscard]] bool recv_packed() const { return per_block_ ? any_recv_packed_ : !recv_type_.in_place; }
 
  private:
-  TypeLayout send_type_;
+  void measure_per_block(const CallArgs& args, const std::vector<int>& in_list);
+
+  TypeLayout send_type_;  // the call's one type (not alltoallw)
   TypeLayout recv_type_;
+  bool per_block_ = false;  // alltoallw: a type per block (CallArgs::send_layouts, recv_layouts)
+  bool any_send_packed_ = false;
+  bool any_recv_packed_ = false;
   engine::BlockTable blocks_;
   std::vector<char> send_stage_;
   std::vector<char> recv_stage_;

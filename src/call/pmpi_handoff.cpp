@@ -12,10 +12,7 @@
 
 namespace nbrcoll {
 
-namespace {
-
-// In- and out-degree of any topology communicator; false if it has none.
-bool degrees(MPI_Comm comm, int& in, int& out) {
+bool topology_degrees(MPI_Comm comm, int& in, int& out) {
   int topo = MPI_UNDEFINED;
   if (PMPI_Topo_test(comm, &topo) != MPI_SUCCESS) return false;
   if (topo == MPI_DIST_GRAPH) {
@@ -37,6 +34,8 @@ bool degrees(MPI_Comm comm, int& in, int& out) {
   }
   return false;
 }
+
+namespace {
 
 std::int64_t bytes(int count, MPI_Datatype type) {
   MPI_Count size = 0;  // _x: a type may hold more than INT_MAX bytes
@@ -97,7 +96,7 @@ bool v_form(const UserCall& c, Mode mode, const Blocks*& receives, const Blocks*
   }
   int in = 0;
   int out = 0;
-  if (!degrees(c.comm, in, out)) return false;
+  if (!topology_degrees(c.comm, in, out)) return false;
   const auto arrays = [mode](int n, int count, Blocks& scratch) -> const Blocks* {
     if (const Blocks* kept = lasting_blocks(n, count)) return kept;
     return mode == Mode::kBlocking && make_blocks(n, count, scratch) ? &scratch : nullptr;
@@ -105,6 +104,30 @@ bool v_form(const UserCall& c, Mode mode, const Blocks*& receives, const Blocks*
   receives = arrays(in, c.recvcount, local[0]);
   sends = c.kind == Kind::kAlltoall ? arrays(out, c.sendcount, local[1]) : nullptr;
   return receives != nullptr && (c.kind == Kind::kAllgather || sends != nullptr);
+}
+
+// MPI_Neighbor_alltoallw in `mode`, as it is (Open MPI 4.1.4 gets it right
+// where it gets alltoallv right).
+int issue_alltoallw(const UserCall& c, Mode mode, MPI_Info info, MPI_Request* r) {
+  static const PerBlockTypes kNone;  // a call without its arrays: the MPI reports it
+  const PerBlockTypes& w = c.w != nullptr ? *c.w : kNone;
+  switch (mode) {
+    case Mode::kBlocking:
+      return PMPI_Neighbor_alltoallw(c.sendbuf, c.sendcounts, w.sdispls, w.sendtypes, c.recvbuf, c.recvcounts,
+                                     w.rdispls, w.recvtypes, c.comm);
+    case Mode::kNonblocking:
+      return PMPI_Ineighbor_alltoallw(c.sendbuf, c.sendcounts, w.sdispls, w.sendtypes, c.recvbuf, c.recvcounts,
+                                      w.rdispls, w.recvtypes, c.comm, r);
+    case Mode::kPersistent:
+#if MPI_VERSION >= 4
+      return PMPI_Neighbor_alltoallw_init(c.sendbuf, c.sendcounts, w.sdispls, w.sendtypes, c.recvbuf, c.recvcounts,
+                                          w.rdispls, w.recvtypes, c.comm, info, r);
+#else
+      (void)info;
+      break;
+#endif
+  }
+  return MPI_ERR_INTERN;
 }
 
 // The call itself, in `mode`: as the v form where `v_form` says so; a
@@ -123,6 +146,7 @@ int issue(const UserCall& c, Mode mode, MPI_Info info, MPI_Request* r) {
   const int* sdispls = v && sb != nullptr ? sb->displs.data() : c.sdispls;
   const bool allgatherv = c.kind == Kind::kAllgatherv || (v && c.kind == Kind::kAllgather);
   const bool alltoallv = c.kind == Kind::kAlltoallv || (v && c.kind == Kind::kAlltoall);
+  if (c.kind == Kind::kAlltoallw) return issue_alltoallw(c, mode, info, r);
   switch (mode) {
     case Mode::kBlocking:
       if (allgatherv)

@@ -14,7 +14,8 @@
 // wait for ever), and so may the persistent ones; they take the v form too,
 // with count arrays kept for the life of the process (one per block count
 // and count, a bounded number). MPICH gets all of them right; the v form
-// costs it nothing, so the rule does not depend on the MPI.
+// costs it nothing, so the rule does not depend on the MPI. Alltoallw goes
+// as it is.
 #pragma once
 
 #include "call/collective.h"
@@ -28,5 +29,9 @@ int pmpi_nonblocking(const UserCall& c, MPI_Request* request);
 #if MPI_VERSION >= 4
 int pmpi_persistent(const UserCall& c, MPI_Info info, MPI_Request* request);
 #endif
+
+// In- and out-degree of any topology communicator (a Cartesian one: twice
+// its dimensions); false if it has none or the query fails.
+bool topology_degrees(MPI_Comm comm, int& in, int& out);
 
 }  // namespace nbrcoll

@@ -8,7 +8,8 @@
 
 namespace nbrcoll {
 
-enum class Kind : std::uint8_t { kAllgather, kAllgatherv, kAlltoall, kAlltoallv };
+enum class Kind : std::uint8_t { kAllgather, kAllgatherv, kAlltoall, kAlltoallv, kAlltoallw };
+constexpr unsigned kKindCount = 5;
 enum class Mode : std::uint8_t { kBlocking, kNonblocking, kPersistent };
 
 // The arguments of a large-count (MPI 4 "_c") call as the application gave
@@ -22,8 +23,19 @@ struct LargeCounts {
   const MPI_Aint* rdispls = nullptr;  // allgatherv: displs
 };
 
+// Alltoallw's arrays that no other kind has: byte displacements and a
+// datatype per send block (out-list entry) and per receive slot (in-list
+// entry). Its counts are UserCall::sendcounts / recvcounts.
+struct PerBlockTypes {
+  const MPI_Aint* sdispls = nullptr;
+  const MPI_Datatype* sendtypes = nullptr;
+  const MPI_Aint* rdispls = nullptr;
+  const MPI_Datatype* recvtypes = nullptr;
+};
+
 // Counts and displacement arrays are null where the kind has none
-// (allgather: all four; allgatherv: the send ones; alltoall: all four).
+// (allgather: all four; allgatherv: the send ones; alltoall: all four;
+// alltoallw: the int displacements and the single types, its own in `w`).
 struct UserCall {
   Kind kind = Kind::kAllgather;
   const void* sendbuf = nullptr;
@@ -40,7 +52,10 @@ struct UserCall {
   // A large-count call: its counts and displacements (the int ones above
   // unset); call/large_counts.h.
   const LargeCounts* large = nullptr;
-  [[nodiscard]] bool alltoall() const { return kind == Kind::kAlltoall || kind == Kind::kAlltoallv; }
+  const PerBlockTypes* w = nullptr;  // alltoallw only
+  [[nodiscard]] bool alltoall() const {
+    return kind == Kind::kAlltoall || kind == Kind::kAlltoallv || kind == Kind::kAlltoallw;
+  }
   [[nodiscard]] bool variable() const { return kind == Kind::kAllgatherv || kind == Kind::kAlltoallv; }
 };
 

@@ -4,6 +4,25 @@
 
 #include "call/collective.h"
 
+namespace {
+
+// Alltoallw's call: its counts, and in `w` (alive for the entry point's
+// duration) its byte displacements and per-block datatypes.
+nbrcoll::UserCall alltoallw(const void* sendbuf, const int* sendcounts, void* recvbuf, const int* recvcounts,
+                            MPI_Comm comm, const nbrcoll::PerBlockTypes& w) {
+  nbrcoll::UserCall c;
+  c.kind = nbrcoll::Kind::kAlltoallw;
+  c.sendbuf = sendbuf;
+  c.sendcounts = sendcounts;
+  c.recvbuf = recvbuf;
+  c.recvcounts = recvcounts;
+  c.comm = comm;
+  c.w = &w;
+  return c;
+}
+
+}  // namespace
+
 extern "C" {
 
 // Arguments a kind does not have stay null (see UserCall).
@@ -34,6 +53,13 @@ int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const in
   using nbrcoll::Kind;
   return nbrcoll::neighbor_collective(
       {Kind::kAlltoallv, sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls, recvtype, comm});
+}
+
+int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                           const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  const nbrcoll::PerBlockTypes w{sdispls, sendtypes, rdispls, recvtypes};
+  return nbrcoll::neighbor_collective(alltoallw(sendbuf, sendcounts, recvbuf, recvcounts, comm, w));
 }
 
 int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
@@ -70,6 +96,14 @@ int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const i
       request);
 }
 
+int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                            MPI_Request* request) {
+  const nbrcoll::PerBlockTypes w{sdispls, sendtypes, rdispls, recvtypes};
+  return nbrcoll::ineighbor_collective(alltoallw(sendbuf, sendcounts, recvbuf, recvcounts, comm, w), request);
+}
+
 #if MPI_VERSION >= 4
 int MPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
@@ -103,6 +137,14 @@ int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], con
   return nbrcoll::neighbor_collective_init(
       {Kind::kAlltoallv, sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls, recvtype, comm},
       info, request);
+}
+
+int MPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                                MPI_Request* request) {
+  const nbrcoll::PerBlockTypes w{sdispls, sendtypes, rdispls, recvtypes};
+  return nbrcoll::neighbor_collective_init(alltoallw(sendbuf, sendcounts, recvbuf, recvcounts, comm, w), info, request);
 }
 #endif
 

@@ -16,14 +16,15 @@
 ! restarted with new data) on a distributed graph with duplicate and self
 ! edges and MPI_PROC_NULL (MPI_Dist_graph_create_adjacent) and on the same
 ! edges made by MPI_Dist_graph_create, counts 0 and more, a vector send type,
-! and compare every receive area, guards around and between the blocks
-! included, with its closed form; then the same on Cartesian communicators
-! (MPI_Cart_create of a 2-D grid periodic in one dimension, reordered; an
-! MPI_Cart_sub sub-grid; their LOGICAL periods read back by MPI_Cart_get),
-! where slot s gets the sender's out-edge s+1 or s-1 (MPI-4.1 section 8.6),
-! and on MPI_Graph_create's graph with a duplicate edge and self loops.
-! With EXPECT_NBRCOLL=1 every Fortran entry point the program uses must
-! lead into libnbrcoll (symbols.c).
+! alltoallw with byte displacements and a datatype per edge (MPI_INTEGER or
+! a derived type of one INTEGER, by turns), and compare every receive area,
+! guards around and between the blocks included, with its closed form; then
+! the same on Cartesian communicators (MPI_Cart_create of a 2-D grid
+! periodic in one dimension, reordered; an MPI_Cart_sub sub-grid; their
+! LOGICAL periods read back by MPI_Cart_get), where slot s gets the sender's
+! out-edge s+1 or s-1 (MPI-4.1 section 8.6), and on MPI_Graph_create's graph
+! with a duplicate edge and self loops. With EXPECT_NBRCOLL=1 every Fortran
+! entry point the program uses must lead into libnbrcoll (symbols.c).
 #if defined(NBR_F08)
 #define T_COMM type(MPI_Comm)
 #define T_REQ type(MPI_Request)
@@ -312,6 +313,7 @@ contains
 
   subroutine observe_argument_errors()
     integer :: sb(4), rb(4), counts(1), displs(1), src(1), dst(1)
+    integer(kind=MPI_ADDRESS_KIND) :: bytes(1)
     T_REQ :: r, rs(2)
     T_COMM :: g
     T_STATUSES(2) :: sts
@@ -330,6 +332,9 @@ contains
     call observe('error.alltoallv_count', [error_class(ierr)])
     call MPI_Neighbor_alltoall(sb, 1, MPI_DATATYPE_NULL, rb, 1, MPI_INTEGER, ring, ierr)
     call observe('error.type_null', [error_class(ierr)])
+    bytes = 0
+    call MPI_Neighbor_alltoallw(sb, [1], bytes, [MPI_DATATYPE_NULL], rb, [1], bytes, [MPI_INTEGER], ring, ierr)
+    call observe('error.alltoallw_type_null', [error_class(ierr)])
     r = MPI_REQUEST_NULL
     call MPI_Ineighbor_allgather(sb, 1, MPI_INTEGER, rb, 1, MPI_DATATYPE_NULL, ring, r, ierr)
     call observe('error.ineighbor_type_null', [error_class(ierr), l2i(r == MPI_REQUEST_NULL)])
@@ -512,7 +517,7 @@ contains
   ! MPI_BOTTOM with absolute-address datatypes on both sides.
   subroutine observe_bottom()
     integer :: sb(2), rb(4)
-    integer(kind=MPI_ADDRESS_KIND) :: at(1)
+    integer(kind=MPI_ADDRESS_KIND) :: at(1), sat(1), rat(1)
     T_DTYPE :: stype, rtype
     sb = [rank, 1000 + rank]
     rb = GUARD
@@ -526,6 +531,12 @@ contains
     call observe('bottom.allgather', [ierr, rb])
     call MPI_Type_free(stype, ierr)
     call MPI_Type_free(rtype, ierr)
+    ! Alltoallw: plain types, the displacements absolute addresses.
+    rb = GUARD
+    call MPI_Get_address(sb(1), sat(1), ierr)
+    call MPI_Get_address(rb(3), rat(1), ierr)
+    call MPI_Neighbor_alltoallw(MPI_BOTTOM, [2], sat, [MPI_INTEGER], MPI_BOTTOM, [2], rat, [MPI_INTEGER], ring, ierr)
+    call observe('bottom.alltoallw', [ierr, rb])
   end subroutine observe_bottom
 
   ! ---- data checks ---------------------------------------------------------------
@@ -667,7 +678,7 @@ contains
     end do
     call MPI_Allgatherv(dsts, outdeg, MPI_INTEGER, alldsts, outdegs, displs, MPI_INTEGER, g, ierr)
 
-    do kind = 1, 4
+    do kind = 1, 5
       write (what, '(a,a,i0)') label, ' kind ', kind
       call run_case(g, kind, 0, 0, 3, .false., srcs, indeg, dsts, outdeg, outdegs, alldsts, trim(what)//' blocking')
       if (kind == 1 .or. kind == 3) then
@@ -701,8 +712,10 @@ contains
     vcount = mod(q + d, 3)
   end function vcount
 
-  ! kind 1..4: allgather, allgatherv, alltoall, alltoallv; how 0 blocking,
-  ! 1 nonblocking, 2 persistent (started twice); c: the fixed count.
+  ! kind 1..5: allgather, allgatherv, alltoall, alltoallv, alltoallw; how 0
+  ! blocking, 1 nonblocking, 2 persistent (started twice); c: the fixed count.
+  ! Alltoallw places its blocks as alltoallv does, in bytes, each edge's
+  ! type MPI_INTEGER or a contiguous type of one INTEGER by turns.
   subroutine run_case(g, kind, how, method, c, vector, srcs, indeg, dsts, outdeg, outdegs, alldsts, what)
     T_COMM, intent(in) :: g
     integer, intent(in) :: kind, how, method, c, srcs(MAXN), indeg, dsts(MAXN), outdeg, outdegs(0:MAXN), &
@@ -711,7 +724,8 @@ contains
     character(len=*), intent(in) :: what
     integer :: sb(MAXBUF), rb(MAXBUF), expected(MAXBUF), scounts(MAXN), sdispls(MAXN), rcounts(MAXN), &
                rdispls(MAXN), s, d, e, q, k, pos, round, rounds, n, own, user(2), before
-    T_DTYPE :: stype
+    integer(kind=MPI_ADDRESS_KIND) :: wsdispls(MAXN), wrdispls(MAXN)
+    T_DTYPE :: stype, one_int, stypes(MAXN), rtypes(MAXN)
     T_REQ :: reqs(3)
     logical :: keep(3)
 
@@ -721,12 +735,16 @@ contains
       call MPI_Type_vector(c, 1, 2, MPI_INTEGER, stype, ierr)
       call MPI_Type_commit(stype, ierr)
     end if
+    if (kind == 5) then
+      call MPI_Type_contiguous(1, MPI_INTEGER, one_int, ierr)
+      call MPI_Type_commit(one_int, ierr)
+    end if
     ! Send counts and places (v: from the end backwards, a gap after each).
     own = merge(vcount(me, 0), c, kind == 2)
     pos = 0
     do d = outdeg, 1, -1
       scounts(d) = own
-      if (kind == 4) scounts(d) = vcount(me, d)
+      if (kind >= 4) scounts(d) = vcount(me, d)
       sdispls(d) = pos
       pos = pos + scounts(d) + 1
     end do
@@ -738,10 +756,22 @@ contains
       if (q /= MPI_PROC_NULL) d = partner(s)
       rcounts(s) = c
       if (kind == 2) rcounts(s) = merge(2, vcount(q, 0), q == MPI_PROC_NULL)
-      if (kind == 4) rcounts(s) = merge(2, vcount(q, d), q == MPI_PROC_NULL)
+      if (kind >= 4) rcounts(s) = merge(2, vcount(q, d), q == MPI_PROC_NULL)
       rdispls(s) = pos
       pos = pos + rcounts(s) + 1
     end do
+    if (kind == 5) then
+      do d = 1, outdeg
+        wsdispls(d) = int(sdispls(d), MPI_ADDRESS_KIND) * (storage_size(d) / 8)
+        stypes(d) = MPI_INTEGER
+        if (mod(d, 2) == 0) stypes(d) = one_int
+      end do
+      do s = 1, indeg
+        wrdispls(s) = int(rdispls(s), MPI_ADDRESS_KIND) * (storage_size(s) / 8)
+        rtypes(s) = MPI_INTEGER
+        if (mod(s, 2) == 1) rtypes(s) = one_int
+      end do
+    end if
     if (kind == 1 .or. kind == 3) then
       do s = 1, indeg
         rdispls(s) = (s - 1) * c
@@ -789,6 +819,7 @@ contains
       if (reqs(2) /= MPI_REQUEST_NULL) call fail(what//': MPI_Request_free left the request')
     end if
     if (vector) call MPI_Type_free(stype, ierr)
+    if (kind == 5) call MPI_Type_free(one_int, ierr)
     ! Requests may be left active and ranks out of step: stop every rank now.
     if (failures > before) then
       write (*, '(a,i0,a)') 'FAIL: rank ', rank, ': stopping at the first failed case'
@@ -852,13 +883,15 @@ contains
       case (4)
         call MPI_Neighbor_alltoallv(sb, scounts, sdispls, MPI_INTEGER, rb(LEAD + 1), rcounts, rdispls, MPI_INTEGER, &
                                     g, ierr)
+      case (5)
+        call MPI_Neighbor_alltoallw(sb, scounts, wsdispls, stypes, rb(LEAD + 1), rcounts, wrdispls, rtypes, g, ierr)
       end select
       call expect_ok(ierr, what)
     end subroutine blocking
 
     subroutine start_nonblocking(r)
       T_REQ, intent(inout) :: r
-      select case (kind + 4 * (how - 1))
+      select case (kind + 5 * (how - 1))
       case (1)
         call MPI_Ineighbor_allgather(sb, c, MPI_INTEGER, rb(LEAD + 1), c, MPI_INTEGER, g, r, ierr)
       case (2)
@@ -868,17 +901,22 @@ contains
       case (4)
         call MPI_Ineighbor_alltoallv(sb, scounts, sdispls, MPI_INTEGER, rb(LEAD + 1), rcounts, rdispls, MPI_INTEGER, &
                                      g, r, ierr)
-#if defined(NBR_MPI4)
       case (5)
-        call MPI_Neighbor_allgather_init(sb, c, MPI_INTEGER, rb(LEAD + 1), c, MPI_INTEGER, g, MPI_INFO_NULL, r, ierr)
+        call MPI_Ineighbor_alltoallw(sb, scounts, wsdispls, stypes, rb(LEAD + 1), rcounts, wrdispls, rtypes, g, r, ierr)
+#if defined(NBR_MPI4)
       case (6)
+        call MPI_Neighbor_allgather_init(sb, c, MPI_INTEGER, rb(LEAD + 1), c, MPI_INTEGER, g, MPI_INFO_NULL, r, ierr)
+      case (7)
         call MPI_Neighbor_allgatherv_init(sb, own, MPI_INTEGER, rb(LEAD + 1), rcounts, rdispls, MPI_INTEGER, g, &
                                           MPI_INFO_NULL, r, ierr)
-      case (7)
-        call MPI_Neighbor_alltoall_init(sb, c, MPI_INTEGER, rb(LEAD + 1), c, MPI_INTEGER, g, MPI_INFO_NULL, r, ierr)
       case (8)
+        call MPI_Neighbor_alltoall_init(sb, c, MPI_INTEGER, rb(LEAD + 1), c, MPI_INTEGER, g, MPI_INFO_NULL, r, ierr)
+      case (9)
         call MPI_Neighbor_alltoallv_init(sb, scounts, sdispls, MPI_INTEGER, rb(LEAD + 1), rcounts, rdispls, &
                                          MPI_INTEGER, g, MPI_INFO_NULL, r, ierr)
+      case (10)
+        call MPI_Neighbor_alltoallw_init(sb, scounts, wsdispls, stypes, rb(LEAD + 1), rcounts, wrdispls, rtypes, g, &
+                                         MPI_INFO_NULL, r, ierr)
 #endif
       end select
       call expect_ok(ierr, what//': start')

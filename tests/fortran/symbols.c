@@ -45,15 +45,18 @@ int nbr_check_symbols(int binding) {
     "Neighbor_allgatherv",
     "Neighbor_alltoall",
     "Neighbor_alltoallv",
+    "Neighbor_alltoallw",
     "Ineighbor_allgather",
     "Ineighbor_allgatherv",
     "Ineighbor_alltoall",
     "Ineighbor_alltoallv",
+    "Ineighbor_alltoallw",
 #if MPI_VERSION >= 4
     "Neighbor_allgather_init",
     "Neighbor_allgatherv_init",
     "Neighbor_alltoall_init",
     "Neighbor_alltoallv_init",
+    "Neighbor_alltoallw_init",
     "Start",
     "Startall",
 #endif

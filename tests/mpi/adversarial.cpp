@@ -1,9 +1,10 @@
 // Programs that must return under nbrcoll exactly when they return without
 // it: MPI_BOTTOM buffers on some ranks only, block sizes that differ from
 // rank to rank (consistent on every edge), datatypes matched by type
-// signature only, and erroneous mismatched counts. Every case runs twice,
-// through MPI_Neighbor_allgather(v) (nbrcoll when it is linked or preloaded)
-// and through PMPI_ (the MPI's own), and the two must agree: the same error
+// signature only, and erroneous mismatched counts; the same for
+// MPI_Neighbor_alltoallw (a type and a size per edge). Every case runs twice,
+// through MPI_Neighbor_allgather(v) / alltoallw (nbrcoll when it is linked or
+// preloaded) and through PMPI_ (the MPI's own), and the two must agree: the same error
 // class on every rank, the same bytes wherever the program is correct, and
 // nothing written outside the receive blocks. A hang fails the test through
 // ctest's timeout.
@@ -44,6 +45,13 @@ MPI_Comm make_graph(const std::vector<int>& in, const std::vector<int>& out) {
   MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, static_cast<int>(in.size()), in.data(), MPI_UNWEIGHTED,
                                  static_cast<int>(out.size()), out.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &g);
   return g;
+}
+
+// A ring: each rank receives from the previous one and sends to the next
+// (no edges on a single rank).
+MPI_Comm ring_graph() {
+  if (g_size < 2) return make_graph({}, {});
+  return make_graph({(g_rank - 1 + g_size) % g_size}, {(g_rank + 1) % g_size});
 }
 
 // A receive area with guard bytes before and after.
@@ -386,17 +394,19 @@ struct Reserved {
 };
 
 // Rank 0 sends its block to every other rank: 3 GiB of a non-contiguous
-// type. nbrcoll packs non-contiguous blocks, and MPI_Pack counts bytes in an
+// type (allgather: one block for all; alltoallw: that type on every edge).
+// nbrcoll packs non-contiguous blocks, and MPI_Pack counts bytes in an
 // int, so rank 0 cannot take part (MPI_ERR_COUNT) and sends empty fragments
 // that nobody waits for. Every rank that expected its block must report an
 // error as well, whichever plan carried it (direct, forwarded by a leader,
 // in a bundle): a rank returns success only with every byte of its blocks.
 // Then a small call on the same graph must be right: nothing was left
 // behind. The MPI's own would move the 3 GiB; it is not run.
-void sender_that_cannot_pack() {
+void sender_that_cannot_pack(bool alltoallw) {
   if (g_only != nullptr && std::strcmp(g_only, "unpackable") != 0) return;
   const char* algo = std::getenv("NBRCOLL_ALGO");
-  if (g_size < 2 || !interposed() || (algo != nullptr && std::strcmp(algo, "native") == 0)) return;
+  const char* entry = alltoallw ? "MPI_Neighbor_alltoallw" : "MPI_Neighbor_allgather";
+  if (g_size < 2 || !interposed(entry) || (algo != nullptr && std::strcmp(algo, "native") == 0)) return;
   std::vector<int> in;
   std::vector<int> out;
   if (g_rank == 0) {
@@ -405,6 +415,22 @@ void sender_that_cannot_pack() {
     in.push_back(0);
   }
   const MPI_Comm g = make_graph(in, out);
+  // Every out-edge `scount` of `stype`, every slot `rcount` of `rtype`.
+  const auto call = [&](const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount, MPI_Datatype rtype) {
+    if (!alltoallw) return MPI_Neighbor_allgather(sbuf, scount, stype, rbuf, rcount, rtype, g);
+    std::vector<int> scounts(out.size(), scount);
+    std::vector<MPI_Aint> sdispls(out.size(), 0);
+    std::vector<MPI_Datatype> stypes(out.size(), stype);
+    std::vector<int> rcounts(in.size(), rcount);
+    std::vector<MPI_Aint> rdispls(in.size(), 0);
+    std::vector<MPI_Datatype> rtypes(in.size(), rtype);
+    for (auto* v : {&scounts, &rcounts}) v->reserve(1);  // never a NULL array
+    for (auto* v : {&sdispls, &rdispls}) v->reserve(1);
+    for (auto* v : {&stypes, &rtypes}) v->reserve(1);
+    return MPI_Neighbor_alltoallw(sbuf, scounts.data(), sdispls.data(), stypes.data(), rbuf, rcounts.data(),
+                                  rdispls.data(), rtypes.data(), g);
+  };
+  const std::string what = std::string(alltoallw ? "alltoallw " : "") + "unpackable";
   constexpr int kGiB = 1 << 30;
   constexpr int kGap = 4096;
   MPI_Datatype type = MPI_DATATYPE_NULL;
@@ -413,32 +439,31 @@ void sender_that_cannot_pack() {
     MPI_Type_vector(3, kGiB, kGiB + kGap, MPI_BYTE, &type);  // 3 GiB in three pieces
     MPI_Type_commit(&type);
     const Reserved send(3 * (static_cast<std::size_t>(kGiB) + kGap));
-    check(send.base != MAP_FAILED, "unpackable: cannot reserve the send buffer");
+    check(send.base != MAP_FAILED, what + ": cannot reserve the send buffer");
     int unused = 0;
-    rc = MPI_Neighbor_allgather(send.base, 1, type, &unused, 0, MPI_BYTE, g);
+    rc = call(send.base, 1, type, &unused, 0, MPI_BYTE);
   } else {
     MPI_Type_contiguous(kGiB, MPI_BYTE, &type);
     MPI_Type_commit(&type);
     const Reserved recv(3 * static_cast<std::size_t>(kGiB));
-    check(recv.base != MAP_FAILED, "unpackable: cannot reserve the receive buffer");
+    check(recv.base != MAP_FAILED, what + ": cannot reserve the receive buffer");
     char unused = 0;
-    rc = MPI_Neighbor_allgather(&unused, 0, MPI_BYTE, recv.base, 3, type, g);
+    rc = call(&unused, 0, MPI_BYTE, recv.base, 3, type);
   }
   MPI_Type_free(&type);
   check(error_class(rc) != MPI_SUCCESS,
-        "unpackable (rank " + std::to_string(g_rank) + "): success without rank 0's block (3 GiB, non-contiguous)");
+        what + " (rank " + std::to_string(g_rank) + "): success without rank 0's block (3 GiB, non-contiguous)");
   // The same graph again, 100 bytes from rank 0.
   std::vector<unsigned char> block(100);
   for (std::size_t i = 0; i < block.size(); ++i) block[i] = pattern(0, i);
   Area area(block.size());
   const bool receives = g_rank != 0;
-  rc = MPI_Neighbor_allgather(block.data(), g_rank == 0 ? 100 : 0, MPI_BYTE, area.data(), receives ? 100 : 0, MPI_BYTE,
-                              g);
-  check(rc == MPI_SUCCESS, "unpackable, then 100 bytes (rank " + std::to_string(g_rank) + "): error class " +
+  rc = call(block.data(), g_rank == 0 ? 100 : 0, MPI_BYTE, area.data(), receives ? 100 : 0, MPI_BYTE);
+  check(rc == MPI_SUCCESS, what + ", then 100 bytes (rank " + std::to_string(g_rank) + "): error class " +
                                std::to_string(error_class(rc)));
   if (receives)
     check(std::equal(block.begin(), block.end(), area.data()) && area.guards_intact(block.size()),
-          "unpackable, then 100 bytes (rank " + std::to_string(g_rank) + "): wrong bytes");
+          what + ", then 100 bytes (rank " + std::to_string(g_rank) + "): wrong bytes");
   MPI_Comm g2 = g;
   MPI_Comm_free(&g2);
 }
@@ -589,16 +614,187 @@ void argument_errors() {
   MPI_Comm_free(&grid);
 }
 
+// ---- alltoallw: a type and a size per edge ----------------------------------------
+
+// The byte of rank `origin`'s block for its `d`-th edge at index i.
+unsigned char edge_pattern(int origin, int d, std::size_t i) {
+  return pattern(origin * 8 + d, i);
+}
+
+// Every rank sends to the next `fan` ranks (edge d = 1..fan to rank + d) a
+// block of bytes_of(rank, d) bytes, each its own send block; slot i of a
+// receiver holds the block of rank - (i + 1). Send blocks lie in reverse
+// edge order; `bottom(rank)`: that rank passes MPI_BOTTOM as both buffers,
+// its displacements absolute addresses. `posted(rank, i)`: the bytes slot i
+// posts (bytes_of of its source in a correct program). Every block is bytes
+// of an MPI_Type_contiguous or, on odd edges, MPI_BYTE.
+struct WRing {
+  int fan = 2;
+  std::function<int(int, int)> bytes_of = nullptr;
+  std::function<bool(int)> bottom = [](int) { return false; };
+  std::function<int(int, int)> posted = nullptr;
+};
+
+void alltoallw_ring(const std::string& name, const WRing& w, const Expect& expect_in = {}) {
+  const int fan = std::min(w.fan, g_size);
+  std::vector<int> in;
+  std::vector<int> out;
+  for (int d = 1; d <= fan; ++d) {
+    in.push_back((g_rank - d + g_size) % g_size);
+    out.push_back((g_rank + d) % g_size);
+  }
+  const MPI_Comm g = make_graph(in, out);
+  MPI_Datatype contig_byte = MPI_DATATYPE_NULL;
+  MPI_Type_contiguous(1, MPI_BYTE, &contig_byte);
+  MPI_Type_commit(&contig_byte);
+  // Send blocks in reverse edge order, 16 bytes apart.
+  std::vector<int> scounts(out.size());
+  std::vector<MPI_Aint> sat(out.size());
+  std::vector<MPI_Datatype> stypes(out.size());
+  std::size_t end = 0;
+  for (std::size_t j = out.size(); j-- > 0;) {
+    scounts[j] = w.bytes_of(g_rank, static_cast<int>(j) + 1);
+    sat[j] = static_cast<MPI_Aint>(end);
+    stypes[j] = j % 2 == 0 ? contig_byte : MPI_BYTE;
+    end += static_cast<std::size_t>(scounts[j]) + 16;
+  }
+  std::vector<unsigned char> send(end + 8);
+  for (std::size_t j = 0; j < out.size(); ++j) {
+    for (std::size_t i = 0; i < static_cast<std::size_t>(scounts[j]); ++i)
+      send[static_cast<std::size_t>(sat[j]) + i] = edge_pattern(g_rank, static_cast<int>(j) + 1, i);
+  }
+  // Receive slots in order, 8 bytes apart.
+  std::vector<int> rcounts(in.size());
+  std::vector<MPI_Aint> rat(in.size());
+  std::vector<MPI_Datatype> rtypes(in.size());
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    rcounts[i] = w.posted ? w.posted(g_rank, static_cast<int>(i)) : w.bytes_of(in[i], static_cast<int>(i) + 1);
+    rat[i] = static_cast<MPI_Aint>(total);
+    rtypes[i] = i % 2 == 1 ? contig_byte : MPI_BYTE;
+    total += static_cast<std::size_t>(rcounts[i]) + 8;
+  }
+  std::vector<unsigned char> expected(total, kGuard);
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const auto n = static_cast<std::size_t>(std::min(rcounts[i], w.bytes_of(in[i], static_cast<int>(i) + 1)));
+    for (std::size_t k = 0; k < n; ++k)
+      expected[static_cast<std::size_t>(rat[i]) + k] = edge_pattern(in[i], static_cast<int>(i) + 1, k);
+  }
+  Expect e = expect_in;
+  if (e.bytes == nullptr) e.bytes = &expected;
+  const bool bottom = w.bottom(g_rank);
+  compare(
+      name, total,
+      [&](bool pmpi, unsigned char* r) {
+        std::vector<MPI_Aint> sd = sat;
+        std::vector<MPI_Aint> rd = rat;
+        if (bottom) {
+          MPI_Aint s0 = 0;
+          MPI_Aint r0 = 0;
+          MPI_Get_address(send.data(), &s0);
+          MPI_Get_address(r, &r0);
+          for (MPI_Aint& x : sd) x += s0;
+          for (MPI_Aint& x : rd) x += r0;
+        }
+        const void* sb = bottom ? MPI_BOTTOM : send.data();
+        void* rb = bottom ? MPI_BOTTOM : r;
+        return pmpi ? PMPI_Neighbor_alltoallw(sb, scounts.data(), sd.data(), stypes.data(), rb, rcounts.data(),
+                                              rd.data(), rtypes.data(), g)
+                    : MPI_Neighbor_alltoallw(sb, scounts.data(), sd.data(), stypes.data(), rb, rcounts.data(),
+                                             rd.data(), rtypes.data(), g);
+      },
+      e);
+  MPI_Type_free(&contig_byte);
+  MPI_Comm g2 = g;
+  MPI_Comm_free(&g2);
+}
+
+void alltoallw_cases(bool mismatches) {
+  for (const int bytes : {4 * 1024, 512 * 1024}) {
+    const auto same = [bytes](int, int) { return bytes; };
+    alltoallw_ring("alltoallw-bottom-rank0-" + std::to_string(bytes),
+                   {.fan = 2, .bytes_of = same, .bottom = [](int r) { return r == 0; }});
+    alltoallw_ring("alltoallw-bottom-odd-" + std::to_string(bytes),
+                   {.fan = 3, .bytes_of = same, .bottom = [](int r) { return r % 2 == 1; }});
+  }
+  // Sizes per edge from 1 KiB to 1 MiB, so that auto's choice differs
+  // between the edges of one call (both ends of an edge see its size).
+  alltoallw_ring("alltoallw-sizes-per-edge",
+                 {.fan = 3, .bytes_of = [](int r, int d) { return 1024 << ((r + 3 * d) % 11); }});
+  alltoallw_ring("alltoallw-zero-and-odd",
+                 {.fan = 3, .bytes_of = [](int r, int d) { return (r + d) % 3 == 0 ? 0 : 1 + r * 7 + d; }});
+  if (!mismatches || g_size < 2) return;
+  // Rank 1 posts fewer bytes in its first slot than its source sends
+  // (erroneous): the MPI's error class or MPI_ERR_TRUNCATE there, no hang;
+  // plans that forward may pass rank 1's bundles on short (MPI_ERR_OTHER).
+  const char* algo = std::getenv("NBRCOLL_ALGO");
+  const bool linear = algo != nullptr && (std::strcmp(algo, "linear") == 0 || std::strcmp(algo, "leader") == 0 ||
+                                          std::strcmp(algo, "native") == 0);
+  const bool erroneous = g_rank == 1;
+  for (const int bytes : {64 * 1024, 8 * 1024}) {
+    alltoallw_ring("alltoallw-mismatch-" + std::to_string(bytes),
+                   {.fan = 2,
+                    .bytes_of = [bytes](int, int) { return bytes; },
+                    .posted = [bytes](int r, int i) { return r == 1 && i == 0 ? bytes / 2 : bytes; }},
+                   {nullptr, true, !erroneous && linear, true, !erroneous && !linear});
+  }
+}
+
+// Alltoallw's argument errors, on every rank alike (so nobody waits): the
+// MPI's class each time, through nbrcoll and through PMPI.
+void alltoallw_argument_errors() {
+  if (g_only != nullptr && std::strcmp(g_only, "arguments") != 0) return;
+  const MPI_Comm ring = ring_graph();
+  int sendbuf[4] = {1, 2, 3, 4};
+  int recvbuf[4] = {0, 0, 0, 0};
+  const MPI_Aint displs[1] = {0};
+  const auto same = [&](const std::string& what, const std::function<int(bool)>& call) {
+    const int ours = error_class(call(false));
+    const int mpi = error_class(call(true));
+    check(ours == mpi, "alltoallw " + what + ": class " + std::to_string(ours) + ", the MPI's " + std::to_string(mpi));
+    return mpi;
+  };
+  const auto w = [&](bool pmpi, const int* sc, const MPI_Datatype* st, const int* rc, const MPI_Datatype* rt) {
+    return pmpi ? PMPI_Neighbor_alltoallw(sendbuf, sc, displs, st, recvbuf, rc, displs, rt, ring)
+                : MPI_Neighbor_alltoallw(sendbuf, sc, displs, st, recvbuf, rc, displs, rt, ring);
+  };
+  const int one[1] = {1};
+  const int none[1] = {0};
+  const int negative[1] = {-1};
+  const MPI_Datatype ints[1] = {MPI_INT};
+  const MPI_Datatype null_type[1] = {MPI_DATATYPE_NULL};
+  if (g_size > 1) {
+    const int cls = same("MPI_DATATYPE_NULL in a block with elements",
+                         [&](bool pmpi) { return w(pmpi, one, null_type, one, ints); });
+    check(cls != MPI_SUCCESS, "alltoallw MPI_DATATYPE_NULL in a block with elements: the MPI took it");
+    check(same("a negative count", [&](bool pmpi) { return w(pmpi, negative, ints, one, ints); }) != MPI_SUCCESS,
+          "alltoallw a negative count: the MPI took it");
+    // (MPICH 4.0 does not check the type arrays for NULL: it would crash.)
+    if (open_mpi_41()) {
+      check(same("NULL sendtypes", [&](bool pmpi) { return w(pmpi, one, nullptr, one, ints); }) != MPI_SUCCESS,
+            "alltoallw NULL sendtypes: the MPI took it");
+    }
+    // Open MPI checks the type of an empty block too, MPICH does not: the
+    // call is valid there and moves nothing.
+    same("MPI_DATATYPE_NULL in an empty block", [&](bool pmpi) { return w(pmpi, none, null_type, none, null_type); });
+  }
+  // MPI_IN_PLACE on an empty neighbourhood (Open MPI: MPI_ERR_ARG; MPICH
+  // takes it as an address, and there is nothing to move).
+  const MPI_Comm empty = make_graph({}, {});
+  same("MPI_IN_PLACE", [&](bool pmpi) {
+    return pmpi ? PMPI_Neighbor_alltoallw(MPI_IN_PLACE, none, displs, ints, recvbuf, none, displs, ints, empty)
+                : MPI_Neighbor_alltoallw(MPI_IN_PLACE, none, displs, ints, recvbuf, none, displs, ints, empty);
+  });
+  MPI_Comm r = ring;
+  MPI_Comm_free(&r);
+  MPI_Comm e = empty;
+  MPI_Comm_free(&e);
+}
+
 // ---- the watchdog demonstration -----------------------------------------------------
 
 void late_rank0() {
-  std::vector<int> in;
-  std::vector<int> out;
-  if (g_size > 1) {
-    in.push_back((g_rank - 1 + g_size) % g_size);
-    out.push_back((g_rank + 1) % g_size);
-  }
-  const MPI_Comm g = make_graph(in, out);
+  const MPI_Comm g = ring_graph();
   int mine = g_rank;
   int got = -1;
   if (g_rank == 0) sleep(3);
@@ -652,8 +848,11 @@ int main(int argc, char** argv) {
     for (const int ndims : {1, 2, 3}) {
       for (const bool periodic : {true, false}) cartesian_sizes(ndims, periodic);
     }
-    sender_that_cannot_pack();
+    alltoallw_cases(g_size > 1 && !model_auto);
+    sender_that_cannot_pack(false);
+    sender_that_cannot_pack(true);
     argument_errors();
+    alltoallw_argument_errors();
   }
   return finish();
 }

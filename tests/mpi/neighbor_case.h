@@ -1,5 +1,5 @@
-// One neighborhood collective call (alltoall, alltoallv, allgather,
-// allgatherv) described so that every rank can compute every rank's
+// One neighborhood collective call (alltoall, alltoallv, alltoallw,
+// allgather, allgatherv) described so that every rank can compute every rank's
 // arguments and data: the test programs build each rank's expected receive
 // area in closed form, post the call through MPI_ (nbrcoll when it is linked
 // or preloaded) or PMPI_ (the MPI's own), and compute a reference with plain
@@ -100,7 +100,27 @@ inline std::vector<TypePair> make_type_pairs(std::vector<MPI_Datatype>& owned) {
           {"struct-gap", holed, holed}};
 }
 
-enum class Kind { alltoall, alltoallv, allgather, allgatherv };
+// A subarray (2 x 3 ints at (1, 1) of a 4 x 5 array, C order: two pieces,
+// extent the whole array) into 6 contiguous ints, and back: the halo of a
+// stencil code.
+inline TypePair make_subarray_pair(std::vector<MPI_Datatype>& owned) {
+  const int sizes[2] = {4, 5};
+  const int sub[2] = {2, 3};
+  const int starts[2] = {1, 1};
+  MPI_Datatype tile = MPI_DATATYPE_NULL;
+  MPI_Datatype six = MPI_DATATYPE_NULL;
+  MPI_Type_create_subarray(2, sizes, sub, starts, MPI_ORDER_C, MPI_INT, &tile);
+  MPI_Type_contiguous(6, MPI_INT, &six);
+  MPI_Type_commit(&tile);
+  MPI_Type_commit(&six);
+  owned.push_back(tile);
+  owned.push_back(six);
+  const TypeMap subarray{tile, {{24, 12}, {44, 12}}, 80};
+  const TypeMap contig{six, {{0, 24}}, 24};
+  return {"subarray->contig", subarray, contig};
+}
+
+enum class Kind { alltoall, alltoallv, allgather, allgatherv, alltoallw };
 
 inline const char* kind_name(Kind k) {
   switch (k) {
@@ -112,15 +132,17 @@ inline const char* kind_name(Kind k) {
       return "allgather";
     case Kind::allgatherv:
       return "allgatherv";
+    case Kind::alltoallw:
+      return "alltoallw";
   }
   return "?";
 }
 
 inline bool per_edge(Kind k) {
-  return k == Kind::alltoall || k == Kind::alltoallv;
+  return k == Kind::alltoall || k == Kind::alltoallv || k == Kind::alltoallw;
 }
 inline bool variable(Kind k) {
-  return k == Kind::alltoallv || k == Kind::allgatherv;
+  return k == Kind::alltoallv || k == Kind::allgatherv || k == Kind::alltoallw;
 }
 
 // Whether some rank's out-list names one destination twice.
@@ -147,6 +169,11 @@ inline bool has_duplicate_edges(const Graph& g) {
 // a peer's slots, wrong where a rank is its own neighbour in 2 dimensions;
 // Open MPI's blocking calls are right).
 inline bool native_works(const Graph& g, Kind k) {
+  // MPICH 4.0's own alltoallw is no reference here at all: it differs from
+  // the closed form on the random graphs (self and duplicate edges, with and
+  // without MPI_BOTTOM) and its nonblocking form fails on the chain, where
+  // nbrcoll's result equals the closed form and the point-to-point reference.
+  if (mpich_40() && k == Kind::alltoallw) return false;
   if (g.cartesian) return !per_edge(k) || !has_duplicate_edges(g);
   if (mpich_40()) return k != Kind::alltoall || !has_duplicate_edges(g);
   if (!open_mpi_41()) return true;
@@ -167,10 +194,23 @@ inline bool testall_persistent_works() {
 struct Call {
   Kind kind = Kind::alltoall;
   const Graph* graph = nullptr;
-  const TypePair* types = nullptr;
-  int count = 1;      // elements per block (the v variants derive theirs from it)
-  unsigned salt = 0;  // changes the send data only (persistent restarts)
+  const TypePair* types = nullptr;  // alltoallw: the name only
+  int count = 1;                    // elements per block (the v and w variants derive theirs from it)
+  unsigned salt = 0;                // changes the send data only (persistent restarts)
+  // alltoallw: each edge's send and receive types, picked from this list by
+  // the edge and `shape`; with `bottom` both buffers are MPI_BOTTOM and the
+  // displacements absolute addresses.
+  const std::vector<TypePair>* per_edge_types = nullptr;
+  unsigned shape = 0;
+  bool bottom = false;
 };
+
+// The type pair of rank s's out-edge j (alltoallw: its own, else the call's).
+inline const TypePair& edge_types(const Call& c, int s, std::size_t j) {
+  if (c.kind != Kind::alltoallw) return *c.types;
+  const std::vector<TypePair>& pool = *c.per_edge_types;
+  return pool[(static_cast<std::size_t>(s) * 5 + j * 3 + c.shape) % pool.size()];
+}
 
 // Elements that `s` sends on its out-edge `j` (alltoall) or in its one block (allgather).
 inline int block_count(const Call& c, int s, std::size_t j) {
@@ -178,7 +218,8 @@ inline int block_count(const Call& c, int s, std::size_t j) {
     case Kind::alltoall:
     case Kind::allgather:
       return c.count;
-    case Kind::alltoallv: {
+    case Kind::alltoallv:
+    case Kind::alltoallw: {
       const int pick[4] = {0, 1, 3, c.count};  // zero and odd counts
       return pick[(static_cast<std::size_t>(s) * 7 + j * 13 + static_cast<std::size_t>(c.count)) % 4];
     }
@@ -211,20 +252,54 @@ inline std::size_t paired_edge(const Graph& g, int r, std::size_t i) {
   std::abort();
 }
 
-// Counts and displacements (in elements of the type's extent) of one side.
+// Counts and displacements (in elements of the type's extent) of one side;
+// every block's byte offset, type and type map (alltoallw: the block's own
+// type, displacements in bytes only).
 struct Side {
   std::vector<int> counts;
   std::vector<int> displs;
+  std::vector<MPI_Aint> at;
+  std::vector<MPI_Datatype> types;
+  std::vector<const TypeMap*> maps;
   std::size_t bytes = 0;
 };
 
-inline void finish_side(Side& side, int elements, std::size_t extent) {
+inline void finish_side(Side& side, int elements, const TypeMap& t) {
   // A tail: never a NULL buffer (MPICH rejects one even with nothing to move),
   // and on the receive side more bytes that must stay untouched.
-  side.bytes = static_cast<std::size_t>(elements) * extent + 8;
-  // An empty vector's data() may be NULL, which MPIs reject as counts.
+  side.bytes = static_cast<std::size_t>(elements) * t.extent + 8;
+  for (std::size_t x = 0; x < side.counts.size(); ++x) {
+    side.at.push_back(static_cast<MPI_Aint>(side.displs[x]) * static_cast<MPI_Aint>(t.extent));
+    side.types.push_back(t.type);
+    side.maps.push_back(&t);
+  }
+  // An empty vector's data() may be NULL, which MPIs reject as arrays.
   side.counts.reserve(1);
   side.displs.reserve(1);
+  side.at.reserve(1);
+  side.types.reserve(1);
+}
+
+// Alltoallw: block x of `map_of(x)` at a byte offset, in reverse order, an
+// 8- or 16-byte gap after each (offsets stay 8-aligned).
+template <class MapOf>
+void per_block_side(Side& side, std::size_t blocks, MapOf map_of) {
+  side.at.assign(blocks, 0);
+  side.types.assign(blocks, MPI_DATATYPE_NULL);
+  side.maps.assign(blocks, nullptr);
+  std::size_t end = 0;
+  for (std::size_t x = blocks; x-- > 0;) {
+    const TypeMap& t = map_of(x);
+    side.at[x] = static_cast<MPI_Aint>(end);
+    side.types[x] = t.type;
+    side.maps[x] = &t;
+    end += static_cast<std::size_t>(side.counts[x]) * t.extent + 8 + 8 * (x % 2);
+    end = (end + 7) / 8 * 8;
+  }
+  side.bytes = end + 8;
+  side.counts.reserve(1);
+  side.at.reserve(1);
+  side.types.reserve(1);
 }
 
 // alltoall: blocks in edge order; alltoallv: in reverse edge order with a
@@ -232,6 +307,11 @@ inline void finish_side(Side& side, int elements, std::size_t extent) {
 inline Side send_side(const Call& c, int s) {
   Side side;
   const std::size_t blocks = per_edge(c.kind) ? c.graph->out[static_cast<std::size_t>(s)].size() : 1;
+  if (c.kind == Kind::alltoallw) {
+    for (std::size_t x = 0; x < blocks; ++x) side.counts.push_back(block_count(c, s, x));
+    per_block_side(side, blocks, [&](std::size_t x) -> const TypeMap& { return edge_types(c, s, x).send; });
+    return side;
+  }
   int end = 0;
   side.counts.resize(blocks);
   side.displs.resize(blocks);
@@ -240,7 +320,7 @@ inline Side send_side(const Call& c, int s) {
     side.displs[x] = c.kind == Kind::alltoall ? static_cast<int>(x) * c.count : (c.kind == Kind::alltoallv ? end : 0);
     end = std::max(end, side.displs[x] + side.counts[x] + (c.kind == Kind::alltoallv ? 1 : 0));
   }
-  finish_side(side, end, c.types->send.extent);
+  finish_side(side, end, c.types->send);
   return side;
 }
 
@@ -250,6 +330,18 @@ inline Side send_side(const Call& c, int s) {
 inline Side recv_side(const Call& c, int r) {
   Side side;
   const auto& in = c.graph->in[static_cast<std::size_t>(r)];
+  if (c.kind == Kind::alltoallw) {
+    // An MPI_PROC_NULL slot has a count and a type too, and must stay untouched.
+    const std::vector<TypePair>& pool = *c.per_edge_types;
+    const auto map_of = [&](std::size_t i) -> const TypeMap& {
+      const int s = in[i];
+      return s == MPI_PROC_NULL ? pool[i % pool.size()].recv : edge_types(c, s, paired_edge(*c.graph, r, i)).recv;
+    };
+    for (std::size_t i = 0; i < in.size(); ++i)
+      side.counts.push_back(in[i] == MPI_PROC_NULL ? 2 : block_count(c, in[i], paired_edge(*c.graph, r, i)));
+    per_block_side(side, in.size(), map_of);
+    return side;
+  }
   int end = 0;
   side.counts.resize(in.size());
   side.displs.resize(in.size());
@@ -265,7 +357,7 @@ inline Side recv_side(const Call& c, int r) {
     side.displs[i] = end;
     end += side.counts[i] + 1 + static_cast<int>(i % 2);
   }
-  finish_side(side, end, c.types->recv.extent);
+  finish_side(side, end, c.types->recv);
   return side;
 }
 
@@ -284,8 +376,6 @@ inline std::vector<unsigned char> expected_area(const Call& c, int r) {
   const Side rs = recv_side(c, r);
   std::vector<unsigned char> area(rs.bytes + 2 * kGuardBytes, kGuard);
   const auto& in = c.graph->in[static_cast<std::size_t>(r)];
-  const TypeMap& st = c.types->send;
-  const TypeMap& rt = c.types->recv;
   std::map<int, std::pair<Side, std::vector<unsigned char>>> senders;  // each sender's side and data, once
   for (std::size_t i = 0; i < in.size(); ++i) {
     const int s = in[i];
@@ -297,15 +387,17 @@ inline std::vector<unsigned char> expected_area(const Call& c, int r) {
       senders.emplace(s, std::make_pair(std::move(side), std::move(bytes)));
     }
     const auto& [ss, data] = senders.at(s);
+    const TypeMap& st = *ss.maps[j];
+    const TypeMap& rt = *rs.maps[i];
     std::vector<unsigned char> packed;
     for (int e = 0; e < ss.counts[j]; ++e) {
-      const std::size_t base = (static_cast<std::size_t>(ss.displs[j]) + static_cast<std::size_t>(e)) * st.extent;
+      const std::size_t base = static_cast<std::size_t>(ss.at[j]) + static_cast<std::size_t>(e) * st.extent;
       for (const auto& [off, len] : st.pieces) packed.insert(packed.end(), &data[base + off], &data[base + off] + len);
     }
     std::size_t next = 0;
     for (int e = 0; e < rs.counts[i]; ++e) {
       const std::size_t base =
-          kGuardBytes + (static_cast<std::size_t>(rs.displs[i]) + static_cast<std::size_t>(e)) * rt.extent;
+          kGuardBytes + static_cast<std::size_t>(rs.at[i]) + static_cast<std::size_t>(e) * rt.extent;
       for (const auto& [off, len] : rt.pieces) {
         for (std::size_t b = 0; b < len; ++b) area[base + off + b] = packed[next++];
       }
@@ -321,12 +413,26 @@ struct Run {
   Side recvs;
   std::vector<unsigned char> send;
   std::vector<unsigned char> area;
+  // Alltoallw's displacements: the sides' byte offsets, or with MPI_BOTTOM
+  // the blocks' absolute addresses.
+  std::vector<MPI_Aint> w_sdispls;
+  std::vector<MPI_Aint> w_rdispls;
   explicit Run(const Call& c)
       : call(c),
         sends(send_side(c, my_rank(*c.graph))),
         recvs(recv_side(c, my_rank(*c.graph))),
         area(recvs.bytes + 2 * kGuardBytes) {
     refill(c.salt);
+    MPI_Aint send_base = 0;
+    MPI_Aint recv_base = 0;
+    if (c.bottom) {
+      MPI_Get_address(send.data(), &send_base);
+      MPI_Get_address(recv(), &recv_base);
+    }
+    for (const MPI_Aint at : sends.at) w_sdispls.push_back(send_base + at);
+    for (const MPI_Aint at : recvs.at) w_rdispls.push_back(recv_base + at);
+    w_sdispls.reserve(1);
+    w_rdispls.reserve(1);
   }
   unsigned char* recv() { return area.data() + kGuardBytes; }
   // New send data in the same buffer (persistent requests keep the address), fresh guards.
@@ -406,10 +512,29 @@ struct Args {
         n(run.call.count) {}
 };
 
+// Alltoallw's buffers: MPI_BOTTOM where the displacements are addresses.
+inline const void* w_send(Run& run) {
+  return run.call.bottom ? MPI_BOTTOM : run.send.data();
+}
+inline void* w_recv(Run& run) {
+  return run.call.bottom ? MPI_BOTTOM : run.recv();
+}
+
 // Posts the call through MPI_ (pmpi false) or PMPI_: blocking when req is null.
 inline int post(Run& run, bool pmpi, MPI_Comm g, MPI_Request* req) {
   const auto [s, r, st, rt, sc, sd, rc, rd, n] = Args(run);
   switch (run.call.kind) {
+    case Kind::alltoallw: {
+      const MPI_Aint* wsd = run.w_sdispls.data();
+      const MPI_Aint* wrd = run.w_rdispls.data();
+      const MPI_Datatype* wst = run.sends.types.data();
+      const MPI_Datatype* wrt = run.recvs.types.data();
+      if (req == nullptr)
+        return (pmpi ? PMPI_Neighbor_alltoallw : MPI_Neighbor_alltoallw)(w_send(run), sc, wsd, wst, w_recv(run), rc,
+                                                                         wrd, wrt, g);
+      return (pmpi ? PMPI_Ineighbor_alltoallw : MPI_Ineighbor_alltoallw)(w_send(run), sc, wsd, wst, w_recv(run), rc,
+                                                                         wrd, wrt, g, req);
+    }
     case Kind::alltoall:
       if (req == nullptr) return (pmpi ? PMPI_Neighbor_alltoall : MPI_Neighbor_alltoall)(s, n, st, r, n, rt, g);
       return (pmpi ? PMPI_Ineighbor_alltoall : MPI_Ineighbor_alltoall)(s, n, st, r, n, rt, g, req);
@@ -481,6 +606,10 @@ inline int post_init(Run& run, bool pmpi, MPI_Comm g, MPI_Request* req) {
   const auto [s, r, st, rt, sc, sd, rc, rd, n] = Args(run);
   const MPI_Info info = MPI_INFO_NULL;
   switch (run.call.kind) {
+    case Kind::alltoallw:
+      return (pmpi ? PMPI_Neighbor_alltoallw_init : MPI_Neighbor_alltoallw_init)(
+          w_send(run), sc, run.w_sdispls.data(), run.sends.types.data(), w_recv(run), rc, run.w_rdispls.data(),
+          run.recvs.types.data(), g, info, req);
     case Kind::alltoall:
       return (pmpi ? PMPI_Neighbor_alltoall_init : MPI_Neighbor_alltoall_init)(s, n, st, r, n, rt, g, info, req);
     case Kind::alltoallv:
@@ -511,15 +640,14 @@ inline int p2p_reference(Run& run, MPI_Comm ref) {
   std::vector<MPI_Request> reqs;
   for (std::size_t i = 0; i < in.size(); ++i) {
     reqs.emplace_back();
-    PMPI_Irecv(run.recv() + static_cast<std::size_t>(run.recvs.displs[i]) * c.types->recv.extent, run.recvs.counts[i],
-               c.types->recv.type, in[i], cartesian ? static_cast<int>(i) : 7, ref, &reqs.back());
+    PMPI_Irecv(run.recv() + run.recvs.at[i], run.recvs.counts[i], run.recvs.types[i], in[i],
+               cartesian ? static_cast<int>(i) : 7, ref, &reqs.back());
   }
   for (std::size_t j = 0; j < out.size(); ++j) {
     const std::size_t b = per_edge(c.kind) ? j : 0;
     reqs.emplace_back();
-    PMPI_Isend(run.send.data() + static_cast<std::size_t>(run.sends.displs[b]) * c.types->send.extent,
-               run.sends.counts[b], c.types->send.type, out[j], cartesian ? static_cast<int>(j ^ 1U) : 7, ref,
-               &reqs.back());
+    PMPI_Isend(run.send.data() + run.sends.at[b], run.sends.counts[b], run.sends.types[b], out[j],
+               cartesian ? static_cast<int>(j ^ 1U) : 7, ref, &reqs.back());
   }
   return PMPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE);
 }

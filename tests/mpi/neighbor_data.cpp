@@ -1,6 +1,6 @@
 // Differential and closed-form tests of the neighborhood collectives beyond
-// the blocking allgather(v): MPI_Neighbor_alltoall(v), MPI_Ineighbor_*
-// (allgather, allgatherv, alltoall, alltoallv) and, with MPI 4, the
+// the blocking allgather(v): MPI_Neighbor_alltoall(v,w), MPI_Ineighbor_*
+// (allgather, allgatherv, alltoall, alltoallv, alltoallw) and, with MPI 4, the
 // persistent MPI_Neighbor_*_init + MPI_Start. A plain MPI program: every
 // receive area (guard bytes around it, gaps between blocks) must equal the
 // closed form byte for byte, and so must the reference moved by PMPI
@@ -11,7 +11,10 @@
 // without, every rank empty, a star, a directed chain, a ring. Types: byte,
 // int, vector <-> contiguous, resized, a struct with a gap. Counts 0 and odd;
 // alltoallv with zero counts, gaps and non-monotone displacements on both
-// sides. Nonblocking requests are completed by each completion call in turn.
+// sides. Alltoallw with a type pair per edge (those types and a subarray
+// into contiguous ints), zero counts, byte displacements in reverse order
+// with gaps, and MPI_BOTTOM with absolute addresses. Nonblocking requests
+// are completed by each completion call in turn.
 // EXPECT_NBRCOLL=1: each of these MPI symbols must resolve into libnbrcoll.
 //
 // --topologies: the same calls on Cartesian and graph communicators instead
@@ -70,8 +73,15 @@ bool runs(const std::string& symbol, bool native) {
   return native || interposed(symbol.c_str());
 }
 
+// --only KIND: run the cases of that kind only (alltoallw, ...).
+const char* g_only = nullptr;
+
 void run_case(const Call& c, MPI_Comm g, MPI_Comm ref, bool native, int& turn) {
-  const std::string name = std::string(kind_name(c.kind)) + " " + c.graph->name + " " + c.types->name + " count " +
+  if (g_only != nullptr && std::string(g_only) != kind_name(c.kind)) return;
+  const std::string types = c.kind == Kind::alltoallw
+                                ? "types per edge, shape " + std::to_string(c.shape) + (c.bottom ? ", MPI_BOTTOM" : "")
+                                : c.types->name;
+  const std::string name = std::string(kind_name(c.kind)) + " " + c.graph->name + " " + types + " count " +
                            std::to_string(c.count) + " (rank " + std::to_string(g_rank) + ")";
   Run p2p(c);
   check(p2p_reference(p2p, ref) == MPI_SUCCESS, name + ": reference messages failed");
@@ -220,6 +230,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     topologies = topologies || std::strcmp(argv[i], "--topologies") == 0;
     g_large = g_large || std::strcmp(argv[i], "--large") == 0;
+    if (i + 1 < argc && std::string(argv[i]) == "--only") g_only = argv[i + 1];
   }
 #if MPI_VERSION >= 4
   if (g_large)
@@ -229,17 +240,23 @@ int main(int argc, char** argv) {
                        "MPI_Neighbor_allgatherv_init_c", "MPI_Neighbor_alltoall_init_c",
                        "MPI_Neighbor_alltoallv_init_c"});
 #endif
-  expect_interposed({"MPI_Neighbor_alltoall", "MPI_Neighbor_alltoallv", "MPI_Ineighbor_allgather",
-                     "MPI_Ineighbor_allgatherv", "MPI_Ineighbor_alltoall", "MPI_Ineighbor_alltoallv", "MPI_Wait",
-                     "MPI_Test", "MPI_Waitall", "MPI_Waitany", "MPI_Waitsome", "MPI_Testall", "MPI_Testany",
-                     "MPI_Testsome", "MPI_Request_get_status"});
+  expect_interposed({"MPI_Neighbor_alltoall", "MPI_Neighbor_alltoallv", "MPI_Neighbor_alltoallw",
+                     "MPI_Ineighbor_allgather", "MPI_Ineighbor_allgatherv", "MPI_Ineighbor_alltoall",
+                     "MPI_Ineighbor_alltoallv", "MPI_Ineighbor_alltoallw", "MPI_Wait", "MPI_Test", "MPI_Waitall",
+                     "MPI_Waitany", "MPI_Waitsome", "MPI_Testall", "MPI_Testany", "MPI_Testsome",
+                     "MPI_Request_get_status"});
 #if MPI_VERSION >= 4
   expect_interposed({"MPI_Neighbor_allgather_init", "MPI_Neighbor_allgatherv_init", "MPI_Neighbor_alltoall_init",
-                     "MPI_Neighbor_alltoallv_init", "MPI_Start", "MPI_Request_free"});
+                     "MPI_Neighbor_alltoallv_init", "MPI_Neighbor_alltoallw_init", "MPI_Start", "MPI_Request_free"});
 #endif
   std::vector<MPI_Datatype> owned;
   const std::vector<TypePair> types = make_type_pairs(owned);
-  check_type_maps(types);
+  // Alltoallw's types, one pair per edge: all of the above and a subarray;
+  // its large blocks take byte and int only.
+  std::vector<TypePair> per_edge_types = types;
+  per_edge_types.push_back(make_subarray_pair(owned));
+  const std::vector<TypePair> large_types = {types[0], types[1]};
+  check_type_maps(per_edge_types);
   MPI_Comm ref = MPI_COMM_NULL;
   PMPI_Comm_dup(MPI_COMM_WORLD, &ref);
   int turn = 0;
@@ -268,6 +285,16 @@ int main(int argc, char** argv) {
       // Blocks above nbrcoll's default threshold (32 KiB).
       if (graph.name != "empty") run_case({kind, &graph, &types[0], 40001, ++salt}, g, ref, native, turn);
     }
+    const bool native = native_works(graph, Kind::alltoallw);
+    for (unsigned shape = 0; shape < 3; ++shape) {
+      for (const int count : {0, 5}) {
+        run_case({Kind::alltoallw, &graph, &per_edge_types[0], count, ++salt, &per_edge_types, shape}, g, ref, native,
+                 turn);
+      }
+    }
+    run_case({Kind::alltoallw, &graph, &per_edge_types[0], 3, ++salt, &per_edge_types, 1, true}, g, ref, native, turn);
+    if (graph.name != "empty")
+      run_case({Kind::alltoallw, &graph, &large_types[0], 40001, ++salt, &large_types, 0}, g, ref, native, turn);
     MPI_Comm_free(&g);
   }
   MPI_Comm_free(&ref);

@@ -24,9 +24,11 @@ set(expected MPI_Dist_graph_create MPI_Dist_graph_create_adjacent MPI_Cart_creat
              MPI_Wait MPI_Waitall MPI_Waitany MPI_Waitsome MPI_Test MPI_Testall MPI_Testany MPI_Testsome
              MPI_Request_get_status MPI_Request_free MPI_Cancel MPI_Init MPI_Init_thread MPI_Finalize
              nbrcoll_version)
+list(APPEND expected MPI_Neighbor_alltoallw MPI_Ineighbor_alltoallw)
 if(MPI_VERSION VERSION_GREATER_EQUAL 4)
   list(APPEND expected MPI_Start MPI_Startall MPI_Neighbor_allgather_init MPI_Neighbor_allgatherv_init
                        MPI_Neighbor_alltoall_init MPI_Neighbor_alltoallv_init)
+  list(APPEND expected MPI_Neighbor_alltoallw_init)
 endif()
 string(REPLACE "," ";" _bindings "${FORTRAN_BINDINGS}")
 set(_calls ${expected})

@@ -16,6 +16,8 @@
 #include <new>
 #include <type_traits>
 
+#include "call/pmpi_handoff.h"
+
 #ifndef NBRCOLL_FORTRAN_TRUE
 #error "NBRCOLL_FORTRAN_TRUE (the MPI's Fortran .TRUE.) comes from src/entry/fortran/CMakeLists.txt"
 #endif
@@ -148,12 +150,42 @@ inline void put_empty_status(MPI_Fint* f) {
   PMPI_Status_c2f(&ompi_status_empty, f);
 }
 
-// The v collectives' bindings ask the communicator's size first (their
-// error handler may run for an invalid handle).
-inline void ask_size(MPI_Comm comm) {
+// The v and w collectives' bindings ask the communicator's size first (their
+// error handler may run for an invalid handle). True for a valid one.
+inline bool ask_size(MPI_Comm comm) {
   int size = 0;
-  PMPI_Comm_size(comm, &size);
+  return PMPI_Comm_size(comm, &size) == MPI_SUCCESS;
 }
+
+enum Degree { kInDegree, kOutDegree };
+
+// An alltoallw's array of datatypes, one per neighbour on one side (send
+// types: the out-degree, receive types: the in-degree), converted by
+// PMPI_Type_f2c. Open MPI 4.1's own binding converts as many as the
+// communicator has processes, reading past the array where the degree is
+// smaller and leaving entries unset where it is larger (duplicate edges);
+// upstream converts the degree's since 2026 (open-mpi/ompi#13790), and so
+// does this. No communicator (MPI_COMM_NULL: it was invalid) or none with
+// a topology: nothing to convert, the C call reports the error.
+class Datatypes {
+ public:
+  Datatypes(MPI_Comm comm, const MPI_Fint* f, Degree side) : n_(degree(comm, side)), c_(n_) {
+    if (!c_.ok()) return;
+    for (int i = 0; i < n_; ++i) c_.data()[i] = PMPI_Type_f2c(f[i]);
+  }
+  bool ok() const { return c_.ok(); }
+  MPI_Datatype* data() { return c_.data(); }
+
+ private:
+  static int degree(MPI_Comm comm, Degree side) {
+    int in = 0;
+    int out = 0;
+    if (comm == MPI_COMM_NULL || !topology_degrees(comm, in, out)) return 0;
+    return side == kInDegree ? in : out;
+  }
+  int n_;
+  Scratch<MPI_Datatype> c_;
+};
 
 // A LOGICAL out: the C call writes it in place where it is a C int.
 class LogicalOut {
@@ -214,7 +246,8 @@ class Statuses {
 // ---- MPICH (src/binding/fortran: mpif_h, use_mpi_f08) ------------------------
 // MPICH's handles and requests are C ints and its TYPE(MPI_Status) is the C
 // MPI_Status: arguments go to C as they are.
-static_assert(std::is_same_v<MPI_Comm, MPI_Fint> && std::is_same_v<MPI_Request, MPI_Fint>,
+static_assert(std::is_same_v<MPI_Comm, MPI_Fint> && std::is_same_v<MPI_Request, MPI_Fint> &&
+                  std::is_same_v<MPI_Datatype, MPI_Fint>,
               "MPICH's handles are INTEGERs");
 static_assert(sizeof(MPI_Status) == sizeof(MPI_F08_status), "MPICH's TYPE(MPI_Status) is its C status");
 

@@ -24,18 +24,20 @@ import re
 import sys
 
 KINDS = {
-    "sbuf", "rbuf", "int", "ints", "counts", "weights", "logical", "dtype", "comm", "info", "comm_out", "req_out",
-    "int_out", "argv", "req", "req_in", "req_val", "count", "reqs", "flag", "index", "outcount", "indices", "status",
-    "statuses", "logicals",
+    "sbuf", "rbuf", "wbuf", "int", "ints", "counts", "adispls", "weights", "logical", "dtype", "dtypes_out",
+    "dtypes_in", "comm", "info", "comm_out", "req_out", "int_out", "argv", "req", "req_in", "req_val", "count", "reqs",
+    "flag", "index", "outcount", "indices", "status", "statuses", "logicals",
 }
-BUFFERS = {"sbuf", "rbuf"}
+BUFFERS = {"sbuf", "rbuf", "wbuf"}
+DATATYPE_ARRAYS = {"dtypes_out": "ompi::kOutDegree", "dtypes_in": "ompi::kInDegree"}
 
 # What both styles hand to the C call for these kinds: INTEGERs by value,
-# INTEGER arrays and INTEGER outputs as they are (MPI_Fint is int), input
-# handles through PMPI_*_f2c.
+# INTEGER arrays and INTEGER outputs as they are (MPI_Fint is int),
+# INTEGER(KIND=MPI_ADDRESS_KIND) arrays as they are (both bindings take them
+# as MPI_Aint), input handles through PMPI_*_f2c.
 COMMON_ARGS = {
-    "int": "*{n}", "count": "*{n}", "ints": "{n}", "counts": "{n}", "int_out": "{n}", "index": "{n}",
-    "outcount": "{n}", "indices": "{n}", "dtype": "PMPI_Type_f2c(*{n})", "info": "PMPI_Info_f2c(*{n})",
+    "int": "*{n}", "count": "*{n}", "ints": "{n}", "counts": "{n}", "adispls": "{n}", "int_out": "{n}",
+    "index": "{n}", "outcount": "{n}", "indices": "{n}", "dtype": "PMPI_Type_f2c(*{n})", "info": "PMPI_Info_f2c(*{n})",
     "req_val": "PMPI_Request_f2c(*{n})",
 }
 
@@ -125,17 +127,25 @@ def parse(path):
 # a count of 0 answered without a call; the v collectives ask PMPI_Comm_size
 # first. Where Open MPI writes a value the C call never set (uninitialised
 # memory: statuses past outcount, a status or flag after an error), these
-# wrappers write nothing.
+# wrappers write nothing. Arrays of datatypes (alltoallw) go through
+# PMPI_Type_f2c into C arrays as long as the side's degree (see
+# ompi::Datatypes); MPI_BOTTOM is the only sentinel of alltoallw's buffers.
 def openmpi_body(row, style):
-    pre, args, post, empty = [], [], [], []
+    pre, args, post, empty, typed = [], [], [], [], []
     flag = row.arg("flag") if row.has("flag") else None
     ok = "rc == MPI_SUCCESS" + (" && *%s != 0" % flag if flag else "")
     count = row.arg("count") if row.has("count") else None
     for kind, n in row.args:
         if kind == "sbuf":
             args.append("ompi::send_buffer(%s)" % n)
-        elif kind == "rbuf":
+        elif kind in ("rbuf", "wbuf"):
             args.append("ompi::recv_buffer(%s)" % n)
+        elif kind in DATATYPE_ARRAYS:
+            # After the communicator's conversion and the size query (below).
+            typed.append("ompi::Datatypes %s_c(comm_ok ? %s_c : MPI_COMM_NULL, %s, %s);" % (
+                n, row.arg("comm"), n, DATATYPE_ARRAYS[kind]))
+            typed.append("if (!%s_c.ok()) return no_memory(ierr);" % n)
+            args.append("%s_c.data()" % n)
         elif kind == "weights":
             args.append("ompi::weights(%s)" % n)
         elif kind == "logical":
@@ -222,7 +232,10 @@ def openmpi_body(row, style):
                 empty.append("*%s = MPI_UNDEFINED;" % n)
             elif kind == "status":
                 empty.append("ompi::put_empty_status(%s);" % n)
-    if row.has("counts"):
+    if typed:
+        pre.append("const bool comm_ok = ompi::ask_size(%s_c);" % row.arg("comm"))
+        pre += typed
+    elif row.has("counts"):
         pre.append("ompi::ask_size(%s_c);" % row.arg("comm"))
     if empty:
         empty = ["if (*%s == 0) {" % count] + ["  " + e for e in empty] + [
@@ -269,6 +282,8 @@ def mpich_body(row, style):
             args.append("mpich_handle<MPI_Comm>(%s)" % n)
         elif kind in ("req", "req_in", "reqs", "req_out"):
             args.append("mpich_handle<MPI_Request>(%s)" % n)
+        elif kind in DATATYPE_ARRAYS:
+            args.append("mpich_handle<MPI_Datatype>(%s)" % n)
         elif kind == "flag":
             pre.append("int %s_c = 0;" % n)
             args.append("&%s_c" % n)
@@ -297,7 +312,7 @@ def parameters(row):
     for kind, n in row.args:
         if kind == "argv":
             continue
-        ps.append(("void* " if kind in BUFFERS else "MPI_Fint* ") + n)
+        ps.append(("void* " if kind in BUFFERS else "MPI_Aint* " if kind == "adispls" else "MPI_Fint* ") + n)
     return ", ".join(ps + ["MPI_Fint* ierr"])
 
 

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The tables of bench/RESULTS.md "Stencil mini-app": 16 ranks on 2, 4 and 8
+# emulated nodes at 1 Gbit/s (bench/cluster/run.sh: network namespaces,
+# needs root), the C++ program in 2-D and 3-D at each node count and the
+# Fortran program at 4 nodes, every algorithm interleaved in one run, the
+# halo checked against its closed form after every call. auto predicts with
+# the calibration of this emulated cluster (bench/results/model/).
+#   bench/stencil/run.sh             BUILD=build (nbrcoll-stencil, nbrcoll-stencil-f)
+#   OUT=dir ITERS=n bench/stencil/run.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${BUILD:-build}
+out=${OUT:-$PWD/bench/results/stencil}
+mkdir -p "$out"
+export NBRCOLL_TOPO=${NBRCOLL_TOPO:-frontier}
+export NBRCOLL_MACHINE=${NBRCOLL_MACHINE:-$PWD/bench/results/model/emulated-netns-1gbit.machine}
+common=(--algos native,linear,aggregated,auto --warmup 2 --iters "${ITERS:-15}")
+run() {  # NODES PROGRAM DIMS NAME
+  local nodes=$1 program=$2 dims=$3 name=$4
+  echo "== $name: $nodes nodes x $((16 / nodes)) ranks, $dims-D"
+  echo "\$ bench/cluster/run.sh --nodes $nodes --ranks-per-node $((16 / nodes)) --rate 1gbit -- $program --dims $dims ${common[*]}"
+  timeout 1800 bench/cluster/run.sh --nodes "$nodes" --ranks-per-node $((16 / nodes)) --rate 1gbit -- \
+    "$build/bin/$program" --dims "$dims" "${common[@]}"
+}
+for nodes in 2 4 8; do
+  for dims in 2 3; do
+    run "$nodes" nbrcoll-stencil "$dims" cxx | tee "$out/cxx_${nodes}nodes_${dims}d.txt"
+  done
+done
+for dims in 2 3; do
+  run 4 nbrcoll-stencil-f "$dims" fortran | tee "$out/fortran_4nodes_${dims}d.txt"
+done
+echo ALLDONE
