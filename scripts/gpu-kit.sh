@@ -6,7 +6,7 @@
 #   scripts/gpu-kit.sh [--build-dir DIR] [--no-build] [--out DIR] [--max-mib N]
 #
 # It builds here (Release, the CUDA plugin where nvcc is: /usr/local/cuda or
-# PATH) the self-test, libnbrcoll, nbrcoll-info, nbrcoll-bench, the CUDA plugin and the fake
+# PATH) the self-test, libnbrcoll, nbrcoll-info, nbrcoll-bench, nbrcoll-stencil, the CUDA plugin and the fake
 # device, fetches Debian's Open MPI runtime with `apt-get download` (the
 # versions installed here, which the build used) and unpacks it, and copies
 # into the kit every library those programs need, glibc and its loader
@@ -68,6 +68,7 @@ if [[ "$do_build" == 1 ]]; then
   targets=(nbrcoll nbrcoll-selftest nbrcoll-info nbrcoll-bench fake_device)
   # (grep reads everything: with pipefail, an early exit would fail the pipe)
   cmake --build "$build" --target help | grep -w nbrcoll_cuda > /dev/null && targets+=(nbrcoll_cuda)
+  cmake --build "$build" --target help | grep -w nbrcoll-stencil > /dev/null && targets+=(nbrcoll-stencil)
   cmake --build "$build" -j"${JOBS:-2}" --target "${targets[@]}"
 fi
 selftest="$build/bin/nbrcoll-selftest"
@@ -175,7 +176,9 @@ copy_needs() {
 # Our programs (stripped: the kit has no use for debug information).
 cp "$selftest" "$build/bin/nbrcoll-info" "$out/bin/"
 # The benchmark too, for timings on the GPU machine's own cores (gpu-run.sh --mpirun).
-[[ -x "$build/bin/nbrcoll-bench" ]] && cp "$build/bin/nbrcoll-bench" "$out/bin/"
+for program in nbrcoll-bench nbrcoll-stencil; do
+  [[ -x "$build/bin/$program" ]] && cp "$build/bin/$program" "$out/bin/"
+done
 for lib in "$build"/lib/libnbrcoll.so.*.*.* "$cuda_plugin" "$build/lib/fake_gpu/libnbrcoll-fake-device.so"; do
   [[ -f "$lib" ]] && cp "$lib" "$kit_lib/"
 done
