@@ -484,7 +484,8 @@ void trace_setup(const GraphInfo& info, const SetupTimes& t, const char* channel
 }
 
 // The rest of a set-up without agreement (without_agreement): the drawn
-// serial's tag block, this rank's own stride and cost rows. A rank that
+// serial's tag block and the tag windows of stride 1 (build_graph_info
+// marked the graph unagreed; its plans and cost rows come on first use). A rank that
 // failed cannot tell the others, which go on without it: it stops the job
 // with one line (only running out of memory gets here).
 GraphSetup setup_without_agreement(MPI_Comm graph_comm, std::shared_ptr<GraphInfo> info, const std::string& why,
@@ -495,7 +496,6 @@ GraphSetup setup_without_agreement(MPI_Comm graph_comm, std::shared_ptr<GraphInf
     PMPI_Abort(graph_comm, MPI_ERR_NO_MEM);
     return setup;
   }
-  info->unagreed = true;
   auto channel = std::make_shared<OwnedComm>(unagreed_serial(false), 0);
   set_tag_windows(*info, info->tag_stride, kTagBlock);
   setup.times.total = clock.since_start();
