@@ -4,7 +4,8 @@
 // nothing. It posts the messages the engine would post, in the same order
 // (the linear receives, then this rank's own sends), and completes them
 // with one Waitall (Testall when it must not block), as the MPI's own
-// linear algorithm does. call/decide.cpp chooses it.
+// linear algorithm does. call/decide.cpp chooses it. Blocks in `typed`
+// travel with the application's datatype instead of as bytes.
 #pragma once
 
 #include "algos/schedule.h"
@@ -13,6 +14,7 @@
 #include "engine/outcome.h"
 #include "transport/channel.h"
 #include "transport/requests.h"
+#include "transport/typed_blocks.h"
 
 namespace nbrcoll {
 
@@ -20,8 +22,8 @@ class LinearRun {
  public:
   // Everything given must outlive the run.
   LinearRun(const algos::Schedule& schedule, const engine::CallChoice& choice, const engine::BlockTable& blocks,
-            MpiRequests& requests, const Channel& channel)
-      : schedule_(schedule), choice_(choice), blocks_(blocks), requests_(requests), channel_(channel) {}
+            const TypedBlocks& typed, MpiRequests& requests, const Channel& channel)
+      : schedule_(schedule), choice_(choice), blocks_(blocks), typed_(typed), requests_(requests), channel_(channel) {}
   void start();
   // True once done: every message completed and the local copies made.
   bool step(bool block);
@@ -31,6 +33,7 @@ class LinearRun {
   const algos::Schedule& schedule_;
   const engine::CallChoice& choice_;
   const engine::BlockTable& blocks_;
+  const TypedBlocks& typed_;
   MpiRequests& requests_;
   Channel channel_;
   engine::Outcome outcome_;
