@@ -30,4 +30,5 @@ done
 for dims in 2 3; do
   run 4 nbrcoll-stencil-f "$dims" fortran | tee "$out/fortran_4nodes_${dims}d.txt"
 done
+/usr/bin/python3 bench/stencil/summarize.py "$out" | tee "$out/summary.txt"
 echo ALLDONE
