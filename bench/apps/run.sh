@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Real applications as the yardstick (issue 29 item 4): DOLFINx's mesh and
+# function-space set-up and vector scatter (dolfinx_setup.py) and PETSc's SF
+# set-up and scatter with -sf_type neighbor (KSP ex2, tests/petsc), each run
+# unchanged on the emulated cluster (bench/cluster/run.sh: network
+# namespaces, needs root), without and with libnbrcoll preloaded, the two
+# alternating run by run so that the machine's drift hits both alike.
+# Prints per phase the median and range (min-max) over the runs of each
+# mode and the median of the per-run ratios native / nbrcoll (above 1:
+# nbrcoll faster). A part whose software is absent (python3-dolfinx, PETSc
+# in the build) is skipped with one line saying so.
+#
+#   bench/apps/run.sh [--build DIR] [--runs R] [--nodes N] [--ranks-per-node K]
+#                     [--rate 1gbit] [--cells C] [--only dolfinx|petsc]
+#
+# Defaults: build/, 5 runs, 2 nodes x 8 ranks, 1gbit, a 16^3 cube. Logs and
+# per-run times: DIR/bench-results/apps/.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+build=build runs=5 nodes=2 per_node=8 rate=1gbit cells=16 only=""
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --build) build=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    --nodes) nodes=$2; shift 2 ;;
+    --ranks-per-node) per_node=$2; shift 2 ;;
+    --rate) rate=$2; shift 2 ;;
+    --cells) cells=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
+    *) echo "bench/apps/run.sh: unknown option '$1'" >&2; sed -n '13,14p' "$0" >&2; exit 2 ;;
+  esac
+done
+lib=$(realpath "$build/lib/libnbrcoll.so")
+[[ -f $lib ]] || { echo "bench/apps/run.sh: no $lib (scripts/build.sh)" >&2; exit 2; }
+out="$build/bench-results/apps"
+mkdir -p "$out"
+cluster=(bench/cluster/run.sh --nodes "$nodes" --ranks-per-node "$per_node" --rate "$rate" --)
+
+# alternate NAME EXTRACT CMD...: R runs of CMD per mode; EXTRACT turns a
+# run's stdout into "phase seconds" lines (DIR/NAME.MODE.R.times).
+alternate() {
+  local name=$1 extract=$2
+  shift 2
+  for ((r = 1; r <= runs; ++r)); do
+    for mode in native nbrcoll; do
+      local log="$out/$name.$mode.$r"
+      echo "$name run $r/$runs: $mode" >&2
+      if [[ $mode == native ]]; then
+        env -u LD_PRELOAD "${cluster[@]}" "$@" > "$log.out" 2> "$log.err"
+      else
+        NBRCOLL_CLUSTER_MPIRUN_ARGS="-x LD_PRELOAD=$lib" NBRCOLL_ALGO="${NBRCOLL_ALGO:-auto}" \
+          NBRCOLL_TOPO="${NBRCOLL_TOPO:-frontier}" NBRCOLL_DEBUG=info \
+          "${cluster[@]}" "$@" > "$log.out" 2> "$log.err"
+      fi
+      "$extract" "$log.out" > "$log.times" ||
+        { echo "bench/apps/run.sh: no times in $log.out (see $log.err)" >&2; exit 1; }
+    done
+  done
+  /usr/bin/python3 bench/apps/summarize.py "$out" "$name" "$runs"
+}
+
+dolfinx_times() { grep -E '^[a-z_0-9]+ [0-9.e+-]+$' "$1"; }
+# -log_view, Max column: SFSetUp (once), scatter = VecScatterBegin + End per call.
+petsc_times() {
+  awk '$1 == "SFSetUp" && !s { s = $4 }
+       $1 == "VecScatterBegin" && !b { c = $2; b = $4 }
+       $1 == "VecScatterEnd" && !e { e = $4 }
+       END { if (!c || !s) exit 1; printf "sf_setup %.9f\nscatter %.9f\n", s, (b + e) / c }' "$1"
+}
+
+echo "# $nodes nodes x $per_node ranks, $rate; $runs runs per mode, alternating"
+if [[ -z $only || $only == dolfinx ]]; then
+  if /usr/bin/python3 -c 'import dolfinx' 2> /dev/null; then
+    echo "## DOLFINx $(/usr/bin/python3 -c 'import dolfinx; print(dolfinx.__version__)'): unit cube ${cells}^3, P1 and P2"
+    alternate dolfinx dolfinx_times /usr/bin/python3 "$PWD/bench/apps/dolfinx_setup.py" --cells "$cells"
+  else
+    echo "## DOLFINx: skipped (python3-dolfinx is not installed: apt-get install python3-dolfinx)"
+  fi
+fi
+if [[ -z $only || $only == petsc ]]; then
+  if nice -n 10 cmake --build "$build" --target petsc_ksp_ex2 -j2 > /dev/null 2>&1; then
+    echo "## PETSc KSP ex2 -m 128 -n 1024 -ksp_max_it 50 -sf_type neighbor (8 KiB halo messages)"
+    alternate petsc petsc_times "$(realpath "$build/bin/petsc_ksp_ex2")" -m 128 -n 1024 -ksp_max_it 50 \
+      -sf_type neighbor -log_view
+  else
+    echo "## PETSc: skipped (no petsc_ksp_ex2 in $build: scripts/install-deps.sh --petsc, then reconfigure)"
+  fi
+fi

@@ -1,0 +1,25 @@
+#!/bin/bash
+# Issue 29 item 6: auto at small blocks (1-16 KiB) against native and every
+# nbrcoll plan, RSG 0.6 and Moore (2-D, r = 1), MPI_Neighbor_allgather, 16
+# ranks as 2 x 8 and 4 x 4 emulated nodes at 1 Gbit/s (network namespaces;
+# root), every algorithm interleaved in one run, auto calibrated for this
+# cluster. summary.txt: per size, auto's paired ratio against the better of
+# native and the best nbrcoll plan (bench/results/auto-small/check.py).
+set -u
+cd "$(dirname "$0")/../../.."
+B=$PWD/build/bin/nbrcoll-bench
+O=${OUT:-$PWD/bench/results/auto-small}
+export NBRCOLL_TOPO=frontier
+export NBRCOLL_MACHINE=$PWD/bench/results/model/emulated-netns-1gbit.machine
+common=(--sizes 1K,4K,16K --algos native,linear,leader,aggregated,auto --warmup 2 --iters "${ITERS:-15}")
+for nodes in 2 4; do
+  rpn=$((16 / nodes))
+  echo "== rsg, $nodes nodes"
+  timeout 1800 bench/cluster/run.sh --nodes $nodes --ranks-per-node $rpn --rate 1gbit -- "$B" --pattern rsg \
+    --density 0.6 "${common[@]}" --csv "$O/rsg_${nodes}nodes.csv" | tee "$O/rsg_${nodes}nodes.txt"
+  echo "== moore, $nodes nodes"
+  timeout 1800 bench/cluster/run.sh --nodes $nodes --ranks-per-node $rpn --rate 1gbit -- "$B" --pattern moore \
+    --dims 2 --radius 1 "${common[@]}" --csv "$O/moore_${nodes}nodes.csv" | tee "$O/moore_${nodes}nodes.txt"
+done
+/usr/bin/python3 "$O/../auto-small/check.py" "$O" | tee "$O/summary.txt"
+echo ALLDONE
