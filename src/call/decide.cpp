@@ -51,11 +51,11 @@ void trace(const UserCall& c, Mode mode, const CommState* state, const Decision&
   for (const Variant v : s.choice.variant) ++by[static_cast<int>(v)];
   log(LogLevel::kTrace,
       "%s #%llu: own block %llu B; of %zu blocks %zu by linear, %zu by leader, %zu by aggregated; bundles %s; %s; "
-      "%s transport%s (%s)",
+      "%s transport (%s)",
       call_name(c, mode), static_cast<unsigned long long>(state->sequence->calls + 1),
       static_cast<unsigned long long>(s.layout.send_bytes()), s.choice.variant.size(), by[0], by[1], by[2],
       s.choice.bundles ? "on" : "off", d.path == Path::kLinear ? "host fast path" : "schedule engine",
-      d.transport == TransportKind::kDevice ? "device" : "host", d.typed ? ", typed messages" : "", d.why);
+      d.transport == TransportKind::kDevice ? "device" : "host", d.why);
 }
 
 }  // namespace
@@ -165,7 +165,6 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
     const bool all_linear =
         std::all_of(variant.begin(), variant.end(), [](Variant v) { return v == Variant::kLinear; });
     d.path = all_linear && !s.choice.bundles && !schedule.forwards(Variant::kLinear) ? Path::kLinear : Path::kEngine;
-    d.typed = d.path == Path::kLinear && (s.layout.send_packed() || s.layout.recv_packed());
   }
   return done();
 }

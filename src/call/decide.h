@@ -38,10 +38,6 @@ struct Decision {
   int error = MPI_SUCCESS;
   Path path = Path::kEngine;
   TransportKind transport = TransportKind::kHost;
-  // The host fast path sends and receives blocks of non-contiguous types
-  // with their own datatypes, as the MPI's own linear algorithm does,
-  // instead of packing them (transport/typed_blocks.h).
-  bool typed = false;
   const char* why = "";  // why these variants
   [[nodiscard]] bool taken() const { return handoff == nullptr; }
 };

@@ -62,7 +62,6 @@ struct OneType {
   [[nodiscard]] char* recv_start(std::size_t slot) const {
     return offset_address(args.recvbuf, args.displs[slot] * recv.extent);
   }
-  [[nodiscard]] int recv_count(std::size_t slot) const { return args.recvcounts[slot]; }
   [[nodiscard]] bool recv_all_in_place() const { return recv.in_place; }
 };
 
@@ -79,7 +78,6 @@ struct PerBlock {
     return offset_address(args.sendbuf, args.sdispls[block]);
   }
   [[nodiscard]] char* recv_start(std::size_t slot) const { return offset_address(args.recvbuf, args.displs[slot]); }
-  [[nodiscard]] int recv_count(std::size_t slot) const { return args.recvcounts[slot]; }
   [[nodiscard]] bool recv_all_in_place() const { return !any_recv_packed; }
 };
 
@@ -88,17 +86,12 @@ struct PerBlock {
 // `recv_stage`. MPI_SUCCESS or an error (the caller makes the table hollow).
 template <class Types>
 int lay_out(const Types& t, const std::vector<int>& in_list, engine::BlockTable& table, std::vector<char>& send_stage,
-            std::vector<char>& recv_stage, TypedBlocks& typed) {
+            std::vector<char>& recv_stage) {
   const std::vector<std::uint64_t>& send_bytes = table.send_bytes;
   const std::size_t blocks = send_bytes.size();
   table.send_data.assign(blocks, nullptr);
   std::uint64_t packed = 0;
   for (std::size_t j = 0; j < blocks; ++j) {
-    if (typed.any && typed.send[j].typed()) {
-      typed.send[j] = {t.send_start(j), t.send_count(j), t.send_type(j)};
-      table.send_data[j] = nullptr;
-      continue;
-    }
     if (t.send_layout(j).in_place || send_bytes[j] == 0) continue;
     if (send_bytes[j] > kMaxPacked) return MPI_ERR_COUNT;
     packed += send_bytes[j];
@@ -107,7 +100,6 @@ int lay_out(const Types& t, const std::vector<int>& in_list, engine::BlockTable&
   packed = 0;
   for (std::size_t j = 0; j < blocks; ++j) {
     const char* start = t.send_start(j);
-    if (typed.any && typed.send[j].typed()) continue;
     if (t.send_layout(j).in_place || send_bytes[j] == 0) {
       table.send_data[j] = start;
       continue;
@@ -126,9 +118,7 @@ int lay_out(const Types& t, const std::vector<int>& in_list, engine::BlockTable&
   table.slot_data.assign(slots, nullptr);
   std::uint64_t staged = 0;
   for (std::size_t i = 0; i < slots; ++i) {
-    if (typed.any && typed.slot[i].typed()) {
-      typed.slot[i] = {t.recv_start(i), t.recv_count(i), t.recv_type(i)};
-    } else if (!t.recv_layout(i).in_place && in_list[i] != MPI_PROC_NULL) {
+    if (!t.recv_layout(i).in_place && in_list[i] != MPI_PROC_NULL) {
       if (slot_bytes[i] > kMaxPacked) return MPI_ERR_COUNT;
       staged += slot_bytes[i];
     }
@@ -136,7 +126,7 @@ int lay_out(const Types& t, const std::vector<int>& in_list, engine::BlockTable&
   if (!t.recv_all_in_place()) recv_stage.resize(staged);
   std::uint64_t offset = 0;
   for (std::size_t i = 0; i < slots; ++i) {
-    if (in_list[i] == MPI_PROC_NULL || (typed.any && typed.slot[i].typed())) continue;
+    if (in_list[i] == MPI_PROC_NULL) continue;
     if (t.recv_layout(i).in_place) {
       table.slot_data[i] = t.recv_start(i);
     } else {
@@ -152,7 +142,6 @@ template <class Types>
 int unpack_slots(const Types& t, const CallArgs& args, const engine::BlockTable& table) {
   if (table.hollow || t.recv_all_in_place()) return MPI_SUCCESS;
   for (std::size_t i = 0; i < table.slot_data.size(); ++i) {
-    // A typed slot has no stage (its slot_data is null).
     if (table.slot_data[i] == nullptr || table.slot_bytes[i] == 0 || t.recv_layout(i).in_place) continue;
     int position = 0;
     const PackView out(t.recv_start(i), args.recvcounts[i], t.recv_type(i));
@@ -211,55 +200,16 @@ void CallLayout::measure_per_block(const CallArgs& args, const std::vector<int>&
 
 void CallLayout::make_hollow() {
   blocks_.hollow = true;
-  typed_.any = false;
   blocks_.send_data.assign(blocks_.send_bytes.size(), nullptr);
   std::fill(blocks_.send_bytes.begin(), blocks_.send_bytes.end(), 0);
   blocks_.slot_data.assign(blocks_.slot_bytes.size(), nullptr);
   std::fill(blocks_.slot_bytes.begin(), blocks_.slot_bytes.end(), 0);
 }
 
-// Which blocks travel typed: those that would be packed (a non-empty block
-// of a type not in place) and that no local copy of `plan` reads or fills
-// (a copy moves bytes). Marked here with a placeholder type; lay_out()
-// fills in the block's buffer, count and type.
-void CallLayout::mark_typed(const CallArgs& args, const std::vector<int>& in_list, const algos::Plan& plan) {
-  const std::size_t blocks = blocks_.send_bytes.size();
-  const std::size_t slots = in_list.size();
-  typed_.send.assign(blocks, {});
-  typed_.slot.assign(slots, {});
-  typed_.any = false;
-  const auto packed_send = [&](std::size_t j) {
-    return blocks_.send_bytes[j] > 0 && !(per_block_ ? args.send_layouts[j].in_place : send_type_.in_place);
-  };
-  const auto packed_slot = [&](std::size_t i) {
-    return in_list[i] != MPI_PROC_NULL && blocks_.slot_bytes[i] > 0 &&
-           !(per_block_ ? args.recv_layouts[i].in_place : recv_type_.in_place);
-  };
-  for (std::size_t j = 0; j < blocks; ++j) {
-    if (packed_send(j)) typed_.send[j].type = MPI_BYTE;
-  }
-  for (std::size_t i = 0; i < slots; ++i) {
-    if (packed_slot(i)) typed_.slot[i].type = MPI_BYTE;
-  }
-  for (const algos::LocalCopy& c : plan.copies) {
-    if (c.from_out_edge >= 0) typed_.send[static_cast<std::size_t>(c.from_out_edge)] = {};
-    if (c.from_out_edge < 0 && c.from_slot < 0 && blocks > 0) typed_.send[0] = {};
-    if (c.from_slot >= 0) typed_.slot[static_cast<std::size_t>(c.from_slot)] = {};
-    typed_.slot[static_cast<std::size_t>(c.to_slot)] = {};
-  }
-  typed_.any = std::any_of(typed_.send.begin(), typed_.send.end(), [](const TypedBlock& b) { return b.typed(); }) ||
-               std::any_of(typed_.slot.begin(), typed_.slot.end(), [](const TypedBlock& b) { return b.typed(); });
-}
-
-int CallLayout::prepare(const CallArgs& args, const std::vector<int>& in_list, const algos::Plan* typed_plan) {
-  if (typed_plan != nullptr) {
-    mark_typed(args, in_list, *typed_plan);
-  } else {
-    typed_.any = false;
-  }
-  const int rc =
-      per_block_ ? lay_out(PerBlock{args, any_recv_packed_}, in_list, blocks_, send_stage_, recv_stage_, typed_)
-                 : lay_out(OneType{args, send_type_, recv_type_}, in_list, blocks_, send_stage_, recv_stage_, typed_);
+int CallLayout::prepare(const CallArgs& args, const std::vector<int>& in_list) {
+  const int rc = per_block_
+                     ? lay_out(PerBlock{args, any_recv_packed_}, in_list, blocks_, send_stage_, recv_stage_)
+                     : lay_out(OneType{args, send_type_, recv_type_}, in_list, blocks_, send_stage_, recv_stage_);
   if (rc != MPI_SUCCESS) make_hollow();
   return rc;
 }

@@ -3,10 +3,7 @@
 // otherwise (the MPI packs and unpacks with MPI_Pack / MPI_Unpack). With a
 // datatype per block (alltoallw) that holds block by block: each send block
 // and receive slot in place or packed as its own type allows. The engine
-// sees only the resulting table of addresses and sizes (blocks()). Where
-// decide() chose typed messages (the host fast path), a block that would be
-// packed travels with its own datatype instead (typed()), except where the
-// plan copies it locally (a self edge), which needs its bytes.
+// sees only the resulting table of addresses and sizes (blocks()).
 #pragma once
 
 #include <mpi.h>
@@ -14,11 +11,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "algos/plan.h"
 #include "call/arguments.h"
 #include "call/datatype.h"
 #include "engine/blocks.h"
-#include "transport/typed_blocks.h"
 
 namespace nbrcoll {
 
@@ -33,11 +28,9 @@ class CallLayout {
   // Block sizes only (no allocation): what the variant of every block and
   // the byte ranges are computed from. MPI_SUCCESS or the error of a type query.
   int measure(const CallArgs& args, const std::vector<int>& in_list);
-  // Pack buffers and the packed send blocks; with `typed_plan` (the call's
-  // plan, all linear) the blocks it does not copy locally are typed rather
-  // than packed. MPI_SUCCESS or an error; after an error the layout is
-  // hollow (see make_hollow).
-  int prepare(const CallArgs& args, const std::vector<int>& in_list, const algos::Plan* typed_plan = nullptr);
+  // Pack buffers and the packed send blocks. MPI_SUCCESS or an error; after
+  // an error the layout is hollow (see make_hollow).
+  int prepare(const CallArgs& args, const std::vector<int>& in_list);
   // Every block empty and nowhere: the rank still sends and receives one
   // message per fragment (so its peers complete), moving no bytes.
   void make_hollow();
@@ -45,7 +38,6 @@ class CallLayout {
   int unpack(const CallArgs& args) const;
 
   [[nodiscard]] const engine::BlockTable& blocks() const { return blocks_; }
-  [[nodiscard]] const TypedBlocks& typed() const { return typed_; }
   [[nodiscard]] std::uint64_t send_bytes(std::size_t block = 0) const { return blocks_.send_size(block); }
   [[nodiscard]] std::uint64_t slot_bytes(std::size_t slot) const { return blocks_.slot_bytes[slot]; }
   // Some block of the side is packed.
@@ -54,7 +46,6 @@ class CallLayout {
 
  private:
   void measure_per_block(const CallArgs& args, const std::vector<int>& in_list);
-  void mark_typed(const CallArgs& args, const std::vector<int>& in_list, const algos::Plan& plan);
 
   TypeLayout send_type_;  // the call's one type (not alltoallw)
   TypeLayout recv_type_;
@@ -62,7 +53,6 @@ class CallLayout {
   bool any_send_packed_ = false;
   bool any_recv_packed_ = false;
   engine::BlockTable blocks_;
-  TypedBlocks typed_;
   std::vector<char> send_stage_;
   std::vector<char> recv_stage_;
 };

@@ -42,7 +42,7 @@ Operation::~Operation() {
 void Operation::prepare() {
   int rc = MPI_SUCCESS;
   try {
-    rc = scratch_->layout.prepare(scratch_->args, info_->in, decision_.typed ? &schedule_.mixed.plan : nullptr);
+    rc = scratch_->layout.prepare(scratch_->args, info_->in);
   } catch (const std::bad_alloc&) {
     scratch_->layout.make_hollow();
     rc = MPI_ERR_NO_MEM;
@@ -59,7 +59,7 @@ void Operation::start(int tag_offset) {
   channel_ = channel_of(*info_, *comm_, tag_offset);
   CallScratch& s = *scratch_;
   if (decision_.path == Path::kLinear) {
-    run_.emplace<LinearRun>(schedule_, s.choice, s.layout.blocks(), s.layout.typed(), s.requests, channel_);
+    run_.emplace<LinearRun>(schedule_, s.choice, s.layout.blocks(), s.requests, channel_);
   } else if (decision_.transport == TransportKind::kHost) {
     run_.emplace<EngineRun<HostTransport>>(schedule_, s, schedule_.mixed.plan, channel_, s.requests);
   } else {

@@ -22,30 +22,17 @@ void LinearRun::start() {
     const algos::Recv& r = plan.recvs[static_cast<std::size_t>(i)];
     const auto slot = static_cast<std::size_t>(r.slot);
     const algos::ByteRange range = algos::share_bytes(r.share, blocks_.slot_bytes[slot]);
-    const int peer = channel_.rank(r.peer);
-    const int tag = r.tag + channel_.tag_offset;
-    if (const TypedBlock* t = typed_.slot_of(slot)) {  // linear shares are whole blocks
-      outcome_.note(
-          PMPI_Irecv(const_cast<void*>(t->base), t->count, t->type, peer, tag, channel_.comm, requests_.add_plain()));
-      continue;
-    }
     const ByteMessage m(range.size());
-    outcome_.note(PMPI_Irecv(hollow ? nullptr : blocks_.slot_data[slot] + range.begin, m.count(), m.type(), peer, tag,
-                             channel_.comm, requests_.add_plain()));
+    outcome_.note(PMPI_Irecv(hollow ? nullptr : blocks_.slot_data[slot] + range.begin, m.count(), m.type(),
+                             channel_.rank(r.peer), r.tag + channel_.tag_offset, channel_.comm, requests_.add_plain()));
   }
   for (const int i : sends) {
     const algos::Send& s = plan.sends[static_cast<std::size_t>(i)];
     const std::size_t block = s.out_edge >= 0 ? static_cast<std::size_t>(s.out_edge) : 0;
     const algos::ByteRange range = algos::share_bytes(s.share, blocks_.send_size(block));
-    const int peer = channel_.rank(s.peer);
-    const int tag = s.tag + channel_.tag_offset;
-    if (const TypedBlock* t = typed_.send_of(block)) {
-      outcome_.note(PMPI_Isend(t->base, t->count, t->type, peer, tag, channel_.comm, requests_.add_plain()));
-      continue;
-    }
     const ByteMessage m(range.size());
-    outcome_.note(PMPI_Isend(hollow ? nullptr : blocks_.send(block) + range.begin, m.count(), m.type(), peer, tag,
-                             channel_.comm, requests_.add_plain()));
+    outcome_.note(PMPI_Isend(hollow ? nullptr : blocks_.send(block) + range.begin, m.count(), m.type(),
+                             channel_.rank(s.peer), s.tag + channel_.tag_offset, channel_.comm, requests_.add_plain()));
   }
 }
 

@@ -4,8 +4,7 @@
 // nothing. It posts the messages the engine would post, in the same order
 // (the linear receives, then this rank's own sends), and completes them
 // with one Waitall (Testall when it must not block), as the MPI's own
-// linear algorithm does. call/decide.cpp chooses it. Blocks in `typed`
-// travel with the application's datatype instead of as bytes.
+// linear algorithm does. call/decide.cpp chooses it.
 #pragma once
 
 #include "algos/schedule.h"
@@ -14,7 +13,6 @@
 #include "engine/outcome.h"
 #include "transport/channel.h"
 #include "transport/requests.h"
-#include "transport/typed_blocks.h"
 
 namespace nbrcoll {
 
@@ -22,8 +20,8 @@ class LinearRun {
  public:
   // Everything given must outlive the run.
   LinearRun(const algos::Schedule& schedule, const engine::CallChoice& choice, const engine::BlockTable& blocks,
-            const TypedBlocks& typed, MpiRequests& requests, const Channel& channel)
-      : schedule_(schedule), choice_(choice), blocks_(blocks), typed_(typed), requests_(requests), channel_(channel) {}
+            MpiRequests& requests, const Channel& channel)
+      : schedule_(schedule), choice_(choice), blocks_(blocks), requests_(requests), channel_(channel) {}
   void start();
   // True once done: every message completed and the local copies made.
   bool step(bool block);
@@ -33,7 +31,6 @@ class LinearRun {
   const algos::Schedule& schedule_;
   const engine::CallChoice& choice_;
   const engine::BlockTable& blocks_;
-  const TypedBlocks& typed_;
   MpiRequests& requests_;
   Channel channel_;
   engine::Outcome outcome_;
