@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Real applications as the yardstick (issue 29 item 4): DOLFINx's mesh and
 # function-space set-up and vector scatter (dolfinx_setup.py) and PETSc's SF
-# set-up and scatter with -sf_type neighbor (KSP ex2, tests/petsc), each run
+# set-up, scatter, MatMult (the scatter overlaps the local product there)
+# and VecNorm (an MPI_Allreduce nbrcoll never takes: a control for the
+# machine's drift) with -sf_type neighbor (KSP ex2, tests/petsc), each run
 # unchanged on the emulated cluster (bench/cluster/run.sh: network
 # namespaces, needs root), without and with libnbrcoll preloaded, the two
 # alternating run by run so that the machine's drift hits both alike.
@@ -11,10 +13,11 @@
 # in the build) is skipped with one line saying so.
 #
 #   bench/apps/run.sh [--build DIR] [--runs R] [--nodes N] [--ranks-per-node K]
-#                     [--rate 1gbit] [--cells C] [--only dolfinx|petsc]
+#                     [--rate 1gbit] [--cells C] [--only dolfinx|petsc] [-- EX2 OPTIONS...]
 #
-# Defaults: build/, 5 runs, 2 nodes x 8 ranks, 1gbit, a 16^3 cube. Logs and
-# per-run times: DIR/bench-results/apps/.
+# Defaults: build/, 5 runs, 2 nodes x 8 ranks, 1gbit, a 16^3 cube, ex2 with
+# -m 128 -n 1024 -ksp_max_it 50 (8 KiB halo messages). Logs and per-run
+# times: DIR/bench-results/apps/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -28,9 +31,12 @@ while [[ $# -gt 0 ]]; do
     --rate) rate=$2; shift 2 ;;
     --cells) cells=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
-    *) echo "bench/apps/run.sh: unknown option '$1'" >&2; sed -n '13,14p' "$0" >&2; exit 2 ;;
+    --) shift; break ;;
+    *) echo "bench/apps/run.sh: unknown option '$1'" >&2; sed -n '15,16p' "$0" >&2; exit 2 ;;
   esac
 done
+ex2_args=("$@")
+[[ ${#ex2_args[@]} -gt 0 ]] || ex2_args=(-m 128 -n 1024 -ksp_max_it 50)
 lib=$(realpath "$build/lib/libnbrcoll.so")
 [[ -f $lib ]] || { echo "bench/apps/run.sh: no $lib (scripts/build.sh)" >&2; exit 2; }
 out="$build/bench-results/apps"
@@ -61,12 +67,17 @@ alternate() {
 }
 
 dolfinx_times() { grep -E '^[a-z_0-9]+ [0-9.e+-]+$' "$1"; }
-# -log_view, Max column: SFSetUp (once), scatter = VecScatterBegin + End per call.
+# -log_view, Max column (max over ranks): SFSetUp (once); per call, scatter
+# (VecScatterBegin + VecScatterEnd: one MPI_Ineighbor_alltoallv and its
+# wait), MatMult and VecNorm.
 petsc_times() {
   awk '$1 == "SFSetUp" && !s { s = $4 }
        $1 == "VecScatterBegin" && !b { c = $2; b = $4 }
        $1 == "VecScatterEnd" && !e { e = $4 }
-       END { if (!c || !s) exit 1; printf "sf_setup %.9f\nscatter %.9f\n", s, (b + e) / c }' "$1"
+       $1 == "MatMult" && !m { mc = $2; m = $4 }
+       $1 == "VecNorm" && !n { nc = $2; n = $4 }
+       END { if (!c || !s || !mc || !nc) exit 1
+             printf "sf_setup %.9f\nscatter %.9f\nmatmult %.9f\nvecnorm %.9f\n", s, (b + e) / c, m / mc, n / nc }' "$1"
 }
 
 echo "# $nodes nodes x $per_node ranks, $rate; $runs runs per mode, alternating"
@@ -80,9 +91,8 @@ if [[ -z $only || $only == dolfinx ]]; then
 fi
 if [[ -z $only || $only == petsc ]]; then
   if nice -n 10 cmake --build "$build" --target petsc_ksp_ex2 -j2 > /dev/null 2>&1; then
-    echo "## PETSc KSP ex2 -m 128 -n 1024 -ksp_max_it 50 -sf_type neighbor (8 KiB halo messages)"
-    alternate petsc petsc_times "$(realpath "$build/bin/petsc_ksp_ex2")" -m 128 -n 1024 -ksp_max_it 50 \
-      -sf_type neighbor -log_view
+    echo "## PETSc KSP ex2 ${ex2_args[*]} -sf_type neighbor"
+    alternate petsc petsc_times "$(realpath "$build/bin/petsc_ksp_ex2")" "${ex2_args[@]}" -sf_type neighbor -log_view
   else
     echo "## PETSc: skipped (no petsc_ksp_ex2 in $build: scripts/install-deps.sh --petsc, then reconfigure)"
   fi

@@ -6,7 +6,8 @@
 # cluster. summary.txt: per size, auto's paired ratio against the better of
 # native and the best nbrcoll plan (bench/results/auto-small/check.py).
 set -u
-cd "$(dirname "$0")/../../.."
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here/../../.."
 B=$PWD/build/bin/nbrcoll-bench
 O=${OUT:-$PWD/bench/results/auto-small}
 export NBRCOLL_TOPO=frontier
@@ -21,5 +22,5 @@ for nodes in 2 4; do
   timeout 1800 bench/cluster/run.sh --nodes $nodes --ranks-per-node $rpn --rate 1gbit -- "$B" --pattern moore \
     --dims 2 --radius 1 "${common[@]}" --csv "$O/moore_${nodes}nodes.csv" | tee "$O/moore_${nodes}nodes.txt"
 done
-/usr/bin/python3 "$O/../auto-small/check.py" "$O" | tee "$O/summary.txt"
+/usr/bin/python3 "$here/check.py" "$O" | tee "$O/summary.txt"
 echo ALLDONE
