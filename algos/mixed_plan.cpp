@@ -204,4 +204,17 @@ int largest_tag(const MixedPlan& mixed) {
   return largest;
 }
 
+int largest_tag(const std::vector<std::pair<Variant, const Plan*>>& plans) {
+  int largest = 0;
+  // mix_plans keeps every message of every plan, its tag made mixed_tag(tag, v).
+  for (const auto& [v, p] : plans) {
+    const auto widen = [&largest, v = v](int tag) { largest = std::max(largest, mixed_tag(tag, v)); };
+    for (const Recv& r : p->recvs) widen(r.tag);
+    for (const Send& s : p->sends) widen(s.tag);
+    for (const BundleRecv& b : p->bundle_recvs) widen(b.tag);
+    for (const BundleSend& b : p->bundle_sends) widen(b.tag);
+  }
+  return largest;
+}
+
 }  // namespace nbrcoll::algos

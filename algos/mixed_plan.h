@@ -78,5 +78,9 @@ Plan select(const MixedPlan& mixed, const std::vector<Variant>& choice);
 
 // The largest tag of the mixed plan (0 if it has no message).
 int largest_tag(const MixedPlan& mixed);
+// The same for the mixed plan that mix_plans would make of `plans`, without
+// making it: graph creation sets its tag stride from this and compiles the
+// schedule only when a call first needs it.
+int largest_tag(const std::vector<std::pair<Variant, const Plan*>>& plans);
 
 }  // namespace nbrcoll::algos

@@ -7,7 +7,7 @@
 #include "call/persistent.h"
 #include "call/pmpi_handoff.h"
 #include "call/progress.h"
-#include "state/linear_plans.h"
+#include "state/schedules.h"
 #include "support/log.h"
 #include "support/watchdog.h"
 

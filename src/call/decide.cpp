@@ -5,7 +5,7 @@
 
 #include "call/device_sides.h"
 #include "call/large_counts.h"
-#include "state/linear_plans.h"
+#include "state/schedules.h"
 #include "support/config.h"
 #include "support/log.h"
 #include "transport/device/backend_loader.h"

@@ -40,6 +40,9 @@ struct GraphInfo {
   // 0, matched in posting order, which the device transport's twin
   // receives (data and note) cannot use.
   bool unagreed = false;
+  // Every planner's plans were built at creation, and the two mixed
+  // schedules below wait for their family's first call (schedules.h).
+  bool mixed_lazily = false;
   algos::Plan linear;  // each planner's plan, for statistics and introspection
   algos::Plan leader;
   algos::Plan aggregated;
@@ -67,8 +70,8 @@ struct GraphInfo {
   // its tables when first asked (ensure_cost_tables): its calls never ask.
   std::vector<std::int64_t> agreed_max;
   mutable std::once_flag costs_made;
-  // A graph set up without agreement builds each family's linear plan and
-  // schedule when first needed (linear_plans.h).
+  // Each family's schedule, where it waits, is built when first needed
+  // (schedules.h).
   mutable std::once_flag gather_built;
   mutable std::once_flag alltoall_built;
 };

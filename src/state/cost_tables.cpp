@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "state/linear_plans.h"
+#include "state/schedules.h"
 #include "support/config.h"
 #include "support/log.h"
 

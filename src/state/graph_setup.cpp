@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "state/cost_tables.h"
-#include "state/linear_plans.h"
 #include "state/places.h"
 #include "state/plan_input.h"
+#include "state/schedules.h"
 #include "state/shared_comm.h"
 #include "state/tag_blocks.h"
 #include "support/config.h"
@@ -239,35 +239,30 @@ bool without_agreement(const Facts& f) {
 // Calls in flight together use disjoint tag windows; the notes of calls in
 // processes with a GPU runtime use as many tags again, above the windows;
 // the IPC acks the last tag of the handle's block (tag_blocks.h), or
-// MPI_TAG_UB itself on a private communicator.
-void set_tag_stride(GraphInfo& info) {
-  const long long stride = 1 + std::max(algos::largest_tag(info.plan.mixed), algos::largest_tag(info.alltoall.mixed));
+// MPI_TAG_UB itself on a private communicator. `largest`: the largest tag of
+// the two mixed schedules.
+void set_tag_stride(GraphInfo& info, int largest) {
+  const long long stride = 1 + static_cast<long long>(largest);
   if (2 * stride >= tag_upper_bound()) throw std::runtime_error("plan tags exceed MPI_TAG_UB");
   info.tag_stride = static_cast<int>(stride);  // this rank's; set_tag_windows() makes it common
 }
 
-// The plans from the complete input (local work only).
+// The plans from the complete input (local work only). Their mixed
+// schedules wait for the first call of each family (schedules.h); the tag
+// stride comes from the plans alone.
 void build_plans(algos::PlanInput& input, GraphInfo& info) {
   set_node(input);
-  using algos::Variant;
   info.linear = algos::build_linear_plan(input);
   info.leader = algos::build_leader_plan(input);
   std::tie(info.aggregated, info.alltoall_aggregated) = algos::build_aggregated_plans(input);
-  info.plan = algos::compile_schedule(algos::mix_plans({{Variant::kLinear, &info.linear},
-                                                        {Variant::kLeader, &info.leader},
-                                                        {Variant::kAggregated, &info.aggregated}},
-                                                       input.in, input.out.size(), false),
-                                      info.node_of);
   info.alltoall_linear = algos::build_linear_alltoall_plan(input);
-  info.alltoall = algos::compile_schedule(
-      algos::mix_plans({{Variant::kLinear, &info.alltoall_linear}, {Variant::kAggregated, &info.alltoall_aggregated}},
-                       input.in, input.out.size(), true),
-      info.node_of);
+  info.mixed_lazily = true;
   // The cost model's prediction of this rank's time per variant and size:
   // the agreement makes them the slowest rank's, the same on every rank.
   info.agreed_max.clear();
   cost_terms(info, input, info.agreed_max);
-  set_tag_stride(info);
+  set_tag_stride(info,
+                 std::max(algos::largest_tag(family_plans(info, false)), algos::largest_tag(family_plans(info, true))));
 }
 
 // Everything up to the agreement. Every rank makes the same collective calls
@@ -354,13 +349,13 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
     if (own.failed) return MPI_ERR_OTHER;
     info->linear_only = true;
     if (facts.unagreed) {
-      info->unagreed = true;  // its plans are built when first needed (linear_plans.h); tags all 0
+      info->unagreed = true;  // its plans are built when first needed (schedules.h); tags all 0
       info->tag_stride = 1;
     } else {
       input.places = std::move(decoded.places);
       set_node(input);
       build_linear_plans(input, *info);
-      set_tag_stride(*info);
+      set_tag_stride(*info, std::max(algos::largest_tag(info->plan.mixed), algos::largest_tag(info->alltoall.mixed)));
     }
     times.plans = clock.lap();
     out = std::move(info);

@@ -2,7 +2,7 @@
 
 #include "state/comm_state.h"
 #include "state/cost_tables.h"
-#include "state/linear_plans.h"
+#include "state/schedules.h"
 
 namespace nbrcoll {
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "algos/plan_stats.h"
-#include "state/linear_plans.h"
+#include "state/schedules.h"
 
 namespace nbrcoll {
 

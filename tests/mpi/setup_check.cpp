@@ -17,9 +17,9 @@
 
 #include "state/comm_state.h"
 #include "state/cost_tables.h"
-#include "state/linear_plans.h"
 #include "state/graph_setup.h"
 #include "state/places.h"
+#include "state/schedules.h"
 #include "state/shared_comm.h"
 #include "state/tag_blocks.h"
 #include "support/config.h"

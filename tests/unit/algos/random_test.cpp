@@ -90,9 +90,11 @@ TEST(MixedPlans, EveryPerOriginChoiceIsCorrect) {
     std::vector<MixedPlan> mixed;
     for (int r = 0; r < p; ++r) {
       const auto ur = static_cast<std::size_t>(r);
-      mixed.push_back(mix_plans(
-          {{Variant::kLinear, &linear[ur]}, {Variant::kLeader, &leader[ur]}, {Variant::kAggregated, &aggregated[ur]}},
-          c.graph.in[ur], c.graph.out[ur].size(), false));
+      const std::vector<std::pair<Variant, const Plan*>> plans{
+          {Variant::kLinear, &linear[ur]}, {Variant::kLeader, &leader[ur]}, {Variant::kAggregated, &aggregated[ur]}};
+      mixed.push_back(mix_plans(plans, c.graph.in[ur], c.graph.out[ur].size(), false));
+      // Graph creation's tag stride comes from the plans, before any mixing.
+      ASSERT_EQ(largest_tag(plans), largest_tag(mixed.back()));
       ASSERT_EQ(mixed.back().plan.recvs.size(),
                 linear[ur].recvs.size() + leader[ur].recvs.size() + aggregated[ur].recvs.size());
     }
@@ -198,8 +200,10 @@ TEST(AlltoallPlans, LinearAndAggregatedAreCorrectAndMixPerEdge) {
       const auto ur = static_cast<std::size_t>(r);
       const auto& in = c.graph.in[ur];
       const auto& outl = c.graph.out[ur];
-      const MixedPlan& m = mixed_plans.emplace_back(
-          mix_plans({{Variant::kLinear, &lin[ur]}, {Variant::kAggregated, &agg[ur]}}, in, outl.size(), true));
+      const std::vector<std::pair<Variant, const Plan*>> plans{{Variant::kLinear, &lin[ur]},
+                                                               {Variant::kAggregated, &agg[ur]}};
+      const MixedPlan& m = mixed_plans.emplace_back(mix_plans(plans, in, outl.size(), true));
+      ASSERT_EQ(largest_tag(plans), largest_tag(m));
       std::vector<Variant>& choice = choices.emplace_back();
       for (const Unit& u : m.units) {
         if (u.send_block >= 0) {
@@ -241,6 +245,7 @@ TEST(MixedPlans, TagsOfTheVariantsNeverMeet) {
   EXPECT_EQ(m.plan.sends[2].tag, 4);         // 3 * 1 + leader
   EXPECT_EQ(m.plan.sends[2].after_recv, 1);  // remapped to the leader copy of the receive
   EXPECT_EQ(largest_tag(m), 4);
+  EXPECT_EQ(largest_tag({{Variant::kLinear, &linear}, {Variant::kLeader, &leader}}), 4);  // without mixing
   // Units in order of first use: origin 1 (home slot 0), then this rank's own block.
   ASSERT_EQ(m.units.size(), 2u);
   EXPECT_EQ(m.units[0], (Unit{-1, 0}));

@@ -1,0 +1,91 @@
+#include "state/schedules.h"
+
+#include <mpi.h>
+
+#include <exception>
+
+#include "algos/linear_plan.h"
+#include "algos/mixed_plan.h"
+#include "state/plan_input.h"
+#include "support/log.h"
+
+namespace nbrcoll {
+
+namespace {
+
+using algos::Variant;
+
+// A linear plan's tags all 0 (a graph set up without agreement): its
+// messages between two ranks then match in posting order (MPI's
+// non-overtaking rule), the same at both ends: the receiver posts in
+// in-list order, the sender in out-list order (the staggered own sends keep
+// that order per peer).
+void zero_tags(algos::Plan& plan) {
+  for (algos::Recv& r : plan.recvs) r.tag = 0;
+  for (algos::Send& x : plan.sends) x.tag = 0;
+}
+
+algos::Schedule& schedule_of(GraphInfo& info, bool alltoall) {
+  return alltoall ? info.alltoall : info.plan;
+}
+
+// One family's linear plan and schedule; `zero`: its tags all 0.
+void build_linear_family(const algos::PlanInput& input, GraphInfo& info, bool alltoall, bool zero) {
+  algos::Plan& plan = alltoall ? info.alltoall_linear : info.linear;
+  plan = alltoall ? algos::build_linear_alltoall_plan(input) : algos::build_linear_plan(input);
+  if (zero) zero_tags(plan);
+  schedule_of(info, alltoall) = algos::compile_schedule(
+      algos::mix_plans({{Variant::kLinear, &plan}}, input.in, input.out.size(), alltoall), info.node_of);
+}
+
+// One family's schedule of a graph with every planner, from its plans.
+void build_mixed_family(GraphInfo& info, bool alltoall) {
+  const algos::PlanInput input = plan_input_of(info);
+  schedule_of(info, alltoall) = algos::compile_schedule(
+      algos::mix_plans(family_plans(info, alltoall), input.in, input.out.size(), alltoall), info.node_of);
+}
+
+// The family's schedule, built once. Every GraphInfo is made non-const
+// (graph_setup.cpp) and shared as const once set up; these members are read
+// only after their call_once.
+void build_lazily(const GraphInfo& info, bool alltoall) {
+  std::call_once(alltoall ? info.alltoall_built : info.gather_built, [&info, alltoall] {
+    auto& made = const_cast<GraphInfo&>(info);
+    try {
+      if (info.unagreed)
+        build_linear_family(plan_input_of(info), made, alltoall, true);
+      else
+        build_mixed_family(made, alltoall);
+    } catch (const std::exception& e) {
+      log(LogLevel::kWarn, "cannot build a graph's schedule (%s), which its peers cannot learn; stopping the job",
+          e.what());
+      PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+      throw;
+    }
+  });
+}
+
+}  // namespace
+
+void build_linear_plans(const algos::PlanInput& input, GraphInfo& info) {
+  build_linear_family(input, info, false, false);
+  build_linear_family(input, info, true, false);
+}
+
+std::vector<std::pair<Variant, const algos::Plan*>> family_plans(const GraphInfo& info, bool alltoall) {
+  if (alltoall) return {{Variant::kLinear, &info.alltoall_linear}, {Variant::kAggregated, &info.alltoall_aggregated}};
+  return {{Variant::kLinear, &info.linear}, {Variant::kLeader, &info.leader}, {Variant::kAggregated, &info.aggregated}};
+}
+
+const algos::Schedule& schedule_for(const GraphInfo& info, bool alltoall) {
+  if (info.unagreed || info.mixed_lazily) build_lazily(info, alltoall);
+  return alltoall ? info.alltoall : info.plan;
+}
+
+void ensure_linear_plans(const GraphInfo& info) {
+  if (!info.unagreed) return;
+  build_lazily(info, false);
+  build_lazily(info, true);
+}
+
+}  // namespace nbrcoll
