@@ -1,0 +1,27 @@
+#!/bin/bash
+# Graph creation before and after the mixed schedules became lazy (f199eca):
+# two nbrcoll-bench binaries (OLD NEW), run alternately (old, new, old,
+# new), 2 emulated nodes x 8 ranks at 1 Gbit/s (network namespaces; root)
+# and 16 ranks on one host as 2 emulated nodes (NBRCOLL_RANKS_PER_NODE=8),
+# RSG 0.6 and Moore r=1: the benchmark's creation table (create+free,
+# create+2 calls+free, create+10 calls+free; pmpi and auto, 15 repetitions).
+#   ab.sh OLD_BENCH NEW_BENCH
+set -u
+cd "$(dirname "$0")/../../.."
+export NBRCOLL_TOPO=frontier
+common=(--sizes 1K --algos auto --warmup 1 --iters 3 --create-reps 15)
+for round in 1 2; do
+  for which in old new; do
+    B=$1; [[ $which == new ]] && B=$2
+    for p in "rsg --density 0.6" "moore --dims 2 --radius 1"; do
+      echo "== $which round $round cluster ${p%% *}"
+      # shellcheck disable=SC2086
+      timeout 900 bench/cluster/run.sh --nodes 2 --ranks-per-node 8 --rate 1gbit -- "$B" --pattern $p "${common[@]}" |
+        sed -n '/Graph creation/,/^$/p' | grep -v "^$"
+      echo "== $which round $round onehost-2x8 ${p%% *}"
+      # shellcheck disable=SC2086
+      NBRCOLL_RANKS_PER_NODE=8 timeout 900 mpirun -np 16 --oversubscribe --allow-run-as-root -x NBRCOLL_TOPO \
+        -x NBRCOLL_RANKS_PER_NODE "$B" --pattern $p "${common[@]}" | sed -n '/Graph creation/,/^$/p' | grep -v "^$"
+    done
+  done
+done
