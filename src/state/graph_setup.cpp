@@ -239,10 +239,12 @@ bool without_agreement(const Facts& f) {
 // Calls in flight together use disjoint tag windows; the notes of calls in
 // processes with a GPU runtime use as many tags again, above the windows;
 // the IPC acks the last tag of the handle's block (tag_blocks.h), or
-// MPI_TAG_UB itself on a private communicator. `largest`: the largest tag of
-// the two mixed schedules.
-void set_tag_stride(GraphInfo& info, int largest) {
-  const long long stride = 1 + static_cast<long long>(largest);
+// MPI_TAG_UB itself on a private communicator. The stride is read off the
+// plans (a plan not built is empty and adds no tag), whether or not their
+// schedules are mixed yet.
+void set_tag_stride(GraphInfo& info) {
+  const long long stride = 1 + static_cast<long long>(std::max(algos::largest_tag(family_plans(info, false)),
+                                                               algos::largest_tag(family_plans(info, true))));
   if (2 * stride >= tag_upper_bound()) throw std::runtime_error("plan tags exceed MPI_TAG_UB");
   info.tag_stride = static_cast<int>(stride);  // this rank's; set_tag_windows() makes it common
 }
@@ -261,8 +263,7 @@ void build_plans(algos::PlanInput& input, GraphInfo& info) {
   // the agreement makes them the slowest rank's, the same on every rank.
   info.agreed_max.clear();
   cost_terms(info, input, info.agreed_max);
-  set_tag_stride(info,
-                 std::max(algos::largest_tag(family_plans(info, false)), algos::largest_tag(family_plans(info, true))));
+  set_tag_stride(info);
 }
 
 // Everything up to the agreement. Every rank makes the same collective calls
@@ -355,7 +356,7 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
       input.places = std::move(decoded.places);
       set_node(input);
       build_linear_plans(input, *info);
-      set_tag_stride(*info, std::max(algos::largest_tag(info->plan.mixed), algos::largest_tag(info->alltoall.mixed)));
+      set_tag_stride(*info);
     }
     times.plans = clock.lap();
     out = std::move(info);

@@ -25,7 +25,9 @@ void zero_tags(algos::Plan& plan) {
   for (algos::Send& x : plan.sends) x.tag = 0;
 }
 
-algos::Schedule& schedule_of(GraphInfo& info, bool alltoall) {
+// The family's schedule member (const or not, as `info` is).
+template <class Info>
+auto& schedule_of(Info& info, bool alltoall) {
   return alltoall ? info.alltoall : info.plan;
 }
 
@@ -79,7 +81,7 @@ std::vector<std::pair<Variant, const algos::Plan*>> family_plans(const GraphInfo
 
 const algos::Schedule& schedule_for(const GraphInfo& info, bool alltoall) {
   if (info.unagreed || info.mixed_lazily) build_lazily(info, alltoall);
-  return alltoall ? info.alltoall : info.plan;
+  return schedule_of(info, alltoall);
 }
 
 void ensure_linear_plans(const GraphInfo& info) {
