@@ -52,4 +52,55 @@ const char* link_class_name(LinkClass c) {
   return "?";
 }
 
+namespace {
+
+// FNV-1a over 32-bit words, each list prefixed by its length so that the
+// same numbers split differently hash differently.
+class InputHash {
+ public:
+  void add(std::int64_t v) {
+    for (int shift = 0; shift < 64; shift += 32) {
+      state_ ^= static_cast<std::uint32_t>(static_cast<std::uint64_t>(v) >> shift);
+      state_ *= 0x100000001b3ULL;
+    }
+  }
+  void add(const std::vector<int>& list) {
+    add(static_cast<std::int64_t>(list.size()));
+    for (const int x : list) add(x);
+  }
+  void add(const std::vector<std::pair<int, std::vector<int>>>& lists) {
+    add(static_cast<std::int64_t>(lists.size()));
+    for (const auto& [rank, list] : lists) {
+      add(rank);
+      add(list);
+    }
+  }
+  [[nodiscard]] std::uint64_t value() const { return state_; }
+
+ private:
+  std::uint64_t state_ = 0xcbf29ce484222325ULL;
+};
+
+}  // namespace
+
+std::uint64_t hash_plan_input(const PlanInput& input) {
+  InputHash h;
+  h.add(input.rank);
+  h.add(static_cast<std::int64_t>(input.pairing));
+  h.add(static_cast<std::int64_t>(input.places.size()));
+  for (const RankPlace& p : input.places) {
+    h.add(p.node);
+    h.add(p.device);
+    h.add(p.package);
+  }
+  h.add(input.node.devices);
+  h.add(input.node.links);
+  h.add(input.node.hops);
+  h.add(input.in);
+  h.add(input.out);
+  h.add(input.node_in);
+  h.add(input.node_out);
+  return h.value();
+}
+
 }  // namespace nbrcoll::algos

@@ -233,6 +233,7 @@ struct RankPlace {
   int node = 0;     // node index, 0..nodes-1
   int device = 0;   // device (GCD) index on that node
   int package = 0;  // package (GPU) id on that node
+  friend bool operator==(const RankPlace&, const RankPlace&) = default;
 };
 
 // What a planner knows of the node this rank lives on.
@@ -242,6 +243,7 @@ struct NodeMatrices {
   std::vector<int> hops;   // devices x devices, row-major: T_h
   [[nodiscard]] int link(int a, int b) const { return links[static_cast<std::size_t>(a * devices + b)]; }
   [[nodiscard]] int hop(int a, int b) const { return hops[static_cast<std::size_t>(a * devices + b)]; }
+  friend bool operator==(const NodeMatrices&, const NodeMatrices&) = default;
 };
 
 struct PlanInput {
@@ -259,7 +261,13 @@ struct PlanInput {
   // Out-lists of the same ranks, in the same order (the aggregated planner's
   // owners gather what their node sends to another node).
   std::vector<std::pair<int, std::vector<int>>> node_out;
+  // Equal inputs give equal plans: every planner is a function of its input.
+  friend bool operator==(const PlanInput&, const PlanInput&) = default;
 };
+
+// A hash of every field of `input` (equal inputs hash alike), for finding a
+// graph planned before with the same input.
+std::uint64_t hash_plan_input(const PlanInput& input);
 
 Plan build_linear_plan(const PlanInput& input);
 // The same for neighbor alltoall: every out-edge carries a block of its own.

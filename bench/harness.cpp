@@ -59,6 +59,16 @@ MPI_Comm create_graph(const GraphSpec& g, bool pmpi) {
   return c;
 }
 
+GraphSpec rotated_lists(const GraphSpec& g, std::uint64_t n) {
+  GraphSpec r = g;
+  if (!r.in.empty()) std::rotate(r.in.begin(), r.in.begin() + static_cast<std::ptrdiff_t>(n % r.in.size()), r.in.end());
+  if (!r.out.empty()) {
+    const std::uint64_t k = n / std::max<std::size_t>(1, r.in.size()) % r.out.size();
+    std::rotate(r.out.begin(), r.out.begin() + static_cast<std::ptrdiff_t>(k), r.out.end());
+  }
+  return r;
+}
+
 std::vector<CreateRow> time_creation(const std::vector<std::string>& algos, int reps, const GraphSpec& g,
                                      const std::function<void(MPI_Comm)>& call) {
   std::vector<std::string> ways{"pmpi"};
@@ -66,9 +76,11 @@ std::vector<CreateRow> time_creation(const std::vector<std::string>& algos, int 
   struct Round {
     const char* name;
     int calls;
+    bool fresh;  // every creation's lists new (rotated_lists): nothing planned before
   };
-  std::vector<Round> rounds{{"create+free", 0}};
-  if (call) rounds.insert(rounds.end(), {{"create+2 calls+free", 2}, {"create+10 calls+free", 10}});
+  std::vector<Round> rounds{{"create+free", 0, false}, {"create+free, new lists", 0, true}};
+  if (call) rounds.insert(rounds.end(), {{"create+2 calls+free", 2, false}, {"create+10 calls+free", 10, false}});
+  std::uint64_t creations = 0;
   const std::size_t nw = ways.size();
   // ms[round][way][rep]
   std::vector<std::vector<std::vector<double>>> ms(
@@ -82,7 +94,7 @@ std::vector<CreateRow> time_creation(const std::vector<std::string>& algos, int 
         select_algo(pmpi ? "native" : ways[w]);
         MPI_Barrier(MPI_COMM_WORLD);
         const double t0 = MPI_Wtime();
-        MPI_Comm c = create_graph(g, pmpi);
+        MPI_Comm c = create_graph(rounds[k].fresh ? rotated_lists(g, creations++) : g, pmpi);
         for (int i = 0; i < rounds[k].calls; ++i) call(c);
         MPI_Comm_free(&c);
         ms[k][w][static_cast<std::size_t>(r)] = (MPI_Wtime() - t0) * 1e3;

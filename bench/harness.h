@@ -51,12 +51,18 @@ std::vector<Timed> time_interleaved(const std::vector<std::string>& algos, int w
 // Graph creation through nbrcoll with each algorithm selected and straight
 // through PMPI ("pmpi"), `reps` times each, every way once per repetition
 // in an order shuffled per repetition (round_order); milliseconds, max over
-// ranks, with the paired ratio to pmpi. Three rounds: create and free;
-// create, `call` twice, free; create, `call` ten times, free (`call` null:
-// the first round only).
+// ranks, with the paired ratio to pmpi. Rounds: create and free; the
+// same with lists never created before (rotated_lists, one rotation per
+// creation: a graph nbrcoll plans afresh); create, `call` twice, free;
+// create, `call` ten times, free (`call` null: the first two only).
 struct GraphSpec {
   std::vector<int> in, out;
 };
+// `g` with its in-list rotated by n and its out-list by n / in-degree:
+// the same neighbours, in another order, which the planners see as another
+// graph (nbrcoll reuses the plans of a graph created before with equal
+// lists: src/state/plan_set.h). Distinct for n below in- times out-degree.
+GraphSpec rotated_lists(const GraphSpec& g, std::uint64_t n);
 std::vector<CreateRow> time_creation(const std::vector<std::string>& algos, int reps, const GraphSpec& g,
                                      const std::function<void(MPI_Comm)>& call = nullptr);
 

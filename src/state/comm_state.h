@@ -13,6 +13,7 @@
 #include "algos/cost_model.h"
 #include "algos/plan.h"
 #include "algos/schedule.h"
+#include "state/plan_set.h"
 
 namespace nbrcoll {
 
@@ -40,16 +41,14 @@ struct GraphInfo {
   // 0, matched in posting order, which the device transport's twin
   // receives (data and note) cannot use.
   bool unagreed = false;
-  // Every planner's plans were built at creation, and the two mixed
-  // schedules below wait for their family's first call (schedules.h).
+  // Every planner's plans were built at creation (or found: plan_set.h),
+  // and the two mixed schedules wait for their family's first call
+  // (schedules.h).
   bool mixed_lazily = false;
-  algos::Plan linear;  // each planner's plan, for statistics and introspection
-  algos::Plan leader;
-  algos::Plan aggregated;
-  algos::Plan alltoall_linear;
-  algos::Plan alltoall_aggregated;
-  algos::Schedule plan;      // allgather(v): the three, mixed: each call picks a variant per origin
-  algos::Schedule alltoall;  // neighbor alltoall(v): linear and aggregated, mixed per edge
+  // Its plans, schedules and own cost rows; shared with every graph of the
+  // same planners' input (plan_set.h). A PlanSet's lazy members are built
+  // through a const GraphInfo: the pointer is const, the set is not.
+  std::shared_ptr<PlanSet> plans = std::make_shared<PlanSet>();
   // The cost model's predicted time of each variant per block size, the
   // same on every rank (cost_tables.h), and what auto chooses from: the
   // same without a variant that never wins.
@@ -70,10 +69,6 @@ struct GraphInfo {
   // its tables when first asked (ensure_cost_tables): its calls never ask.
   std::vector<std::int64_t> agreed_max;
   mutable std::once_flag costs_made;
-  // Each family's schedule, where it waits, is built when first needed
-  // (schedules.h).
-  mutable std::once_flag gather_built;
-  mutable std::once_flag alltoall_built;
 };
 
 // At most this many calls of one communicator handle in flight together

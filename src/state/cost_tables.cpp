@@ -44,11 +44,11 @@ algos::MachineModel load_machine(const std::string& setting, const std::string& 
 const Variant kGatherRows[] = {Variant::kLinear, Variant::kLeader, Variant::kAggregated};
 const Variant kAlltoallRows[] = {Variant::kLinear, Variant::kAggregated};
 
-const algos::Plan& gather_plan(const GraphInfo& info, Variant v) {
-  return v == Variant::kLinear ? info.linear : v == Variant::kLeader ? info.leader : info.aggregated;
+const algos::Plan& gather_plan(const PlanSet& set, Variant v) {
+  return v == Variant::kLinear ? set.linear : v == Variant::kLeader ? set.leader : set.aggregated;
 }
-const algos::Plan& alltoall_plan(const GraphInfo& info, Variant v) {
-  return v == Variant::kLinear ? info.alltoall_linear : info.alltoall_aggregated;
+const algos::Plan& alltoall_plan(const PlanSet& set, Variant v) {
+  return v == Variant::kLinear ? set.alltoall_linear : set.alltoall_aggregated;
 }
 
 void add_rows(const algos::Plan& plan, int ranks_on_node, std::uint64_t node_blocks, std::vector<std::int64_t>& terms) {
@@ -63,15 +63,15 @@ const algos::MachineModel& machine_model() {
   return model;
 }
 
-void cost_terms(const GraphInfo& info, const algos::PlanInput& input, std::vector<std::int64_t>& terms) {
+void cost_terms(const PlanSet& set, const algos::PlanInput& input, std::vector<std::int64_t>& terms) {
   const int ranks = algos::ranks_on_node(input);
   // Two counts serve all five rows: per edge (linear, both alltoalls) and
   // per (source, remote node) (the deduplicating allgathers).
   const std::uint64_t per_edge = algos::node_network_blocks(input, Variant::kLinear, false);
   const std::uint64_t per_source = algos::node_network_blocks(input, Variant::kLeader, false);
   for (const Variant v : kGatherRows)
-    add_rows(gather_plan(info, v), ranks, v == Variant::kLinear ? per_edge : per_source, terms);
-  for (const Variant v : kAlltoallRows) add_rows(alltoall_plan(info, v), ranks, per_edge, terms);
+    add_rows(gather_plan(set, v), ranks, v == Variant::kLinear ? per_edge : per_source, terms);
+  for (const Variant v : kAlltoallRows) add_rows(alltoall_plan(set, v), ranks, per_edge, terms);
 }
 
 void linear_cost_terms(const GraphInfo& info, int ranks_on_node, std::vector<std::int64_t>& terms) {
@@ -80,8 +80,8 @@ void linear_cost_terms(const GraphInfo& info, int ranks_on_node, std::vector<std
     const std::vector<std::int64_t> row = algos::predict_row_ns(plan, machine_model(), ranks_on_node, 0);
     for (std::size_t i = 0; i < rows; ++i) terms.insert(terms.end(), row.begin(), row.end());
   };
-  repeat(info.linear, std::size(kGatherRows));
-  repeat(info.alltoall_linear, std::size(kAlltoallRows));
+  repeat(info.plans->linear, std::size(kGatherRows));
+  repeat(info.plans->alltoall_linear, std::size(kAlltoallRows));
 }
 
 void set_cost_tables(GraphInfo& info, const std::int64_t* agreed) {

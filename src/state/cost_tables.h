@@ -20,9 +20,9 @@ const algos::MachineModel& machine_model();
 
 // Terms this rank contributes to the agreement (ns, one per variant and
 // model size: the allgather plan's variants, then the alltoall plan's),
-// from its plans in `info` and what it knows of its node (`input`).
+// from its plans in `set` and what it knows of its node (`input`).
 inline constexpr std::size_t kCostTerms = (3 + 2) * algos::kModelSizeCount;
-void cost_terms(const GraphInfo& info, const algos::PlanInput& input, std::vector<std::int64_t>& terms);
+void cost_terms(const PlanSet& set, const algos::PlanInput& input, std::vector<std::int64_t>& terms);
 
 // The same terms where only the linear plans exist (a graph on one node of
 // `ranks_on_node` ranks: nothing crosses a network): every row is linear's.

@@ -17,6 +17,7 @@
 #include "state/cost_tables.h"
 #include "state/places.h"
 #include "state/plan_input.h"
+#include "state/plan_set.h"
 #include "state/schedules.h"
 #include "state/shared_comm.h"
 #include "state/tag_blocks.h"
@@ -243,26 +244,33 @@ bool without_agreement(const Facts& f) {
 // plans (a plan not built is empty and adds no tag), whether or not their
 // schedules are mixed yet.
 void set_tag_stride(GraphInfo& info) {
-  const long long stride = 1 + static_cast<long long>(std::max(algos::largest_tag(family_plans(info, false)),
-                                                               algos::largest_tag(family_plans(info, true))));
+  const long long stride = 1 + static_cast<long long>(std::max(algos::largest_tag(family_plans(*info.plans, false)),
+                                                               algos::largest_tag(family_plans(*info.plans, true))));
   if (2 * stride >= tag_upper_bound()) throw std::runtime_error("plan tags exceed MPI_TAG_UB");
   info.tag_stride = static_cast<int>(stride);  // this rank's; set_tag_windows() makes it common
 }
 
-// The plans from the complete input (local work only). Their mixed
-// schedules wait for the first call of each family (schedules.h); the tag
-// stride comes from the plans alone.
-void build_plans(algos::PlanInput& input, GraphInfo& info) {
+// The plans from the complete input (local work only), or a recent graph's
+// made from an equal input (plan_set.h). Their mixed schedules wait for
+// the first call of each family (schedules.h); the tag stride comes from
+// the plans alone.
+void build_plans(algos::PlanInput& input, GraphInfo& info, bool& reused) {
   set_node(input);
-  info.linear = algos::build_linear_plan(input);
-  info.leader = algos::build_leader_plan(input);
-  std::tie(info.aggregated, info.alltoall_aggregated) = algos::build_aggregated_plans(input);
-  info.alltoall_linear = algos::build_linear_alltoall_plan(input);
+  info.plans = plan_set_for(
+      input,
+      [](const algos::PlanInput& in, PlanSet& set) {
+        set.linear = algos::build_linear_plan(in);
+        set.leader = algos::build_leader_plan(in);
+        std::tie(set.aggregated, set.alltoall_aggregated) = algos::build_aggregated_plans(in);
+        set.alltoall_linear = algos::build_linear_alltoall_plan(in);
+        // The cost model's prediction of this rank's time per variant and
+        // size: the agreement makes them the slowest rank's, the same on
+        // every rank.
+        cost_terms(set, in, set.cost_terms);
+      },
+      reused);
   info.mixed_lazily = true;
-  // The cost model's prediction of this rank's time per variant and size:
-  // the agreement makes them the slowest rank's, the same on every rank.
-  info.agreed_max.clear();
-  cost_terms(info, input, info.agreed_max);
+  info.agreed_max = info.plans->cost_terms;
   set_tag_stride(info);
 }
 
@@ -366,7 +374,7 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   times.node_lists = clock.lap();
   if (rc != MPI_SUCCESS || own.failed) return rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER;
   input.places = std::move(decoded.places);
-  build_plans(input, *info);
+  build_plans(input, *info, times.plans_reused);
   times.plans = clock.lap();
   out = std::move(info);
   return MPI_SUCCESS;
@@ -473,9 +481,12 @@ void trace_setup(const GraphInfo& info, const SetupTimes& t, const char* channel
     return std::string(text);
   };
   log(LogLevel::kTrace, "graph setup (%d ranks, %d nodes, %s%s) in us: %s, %s, %s, %s, %s, %s, %s, %s", info.size,
-      info.nodes, channel, info.linear_only ? ", linear plans only" : "", step("neighbours", t.neighbours).c_str(),
-      step("places", t.places).c_str(), step("devices", t.devices).c_str(), step("node lists", t.node_lists).c_str(),
-      step("plans", t.plans).c_str(), step("agreement", t.agreement).c_str(),
+      info.nodes, channel,
+      info.linear_only ? ", linear plans only"
+      : t.plans_reused ? ", plans reused"
+                       : "",
+      step("neighbours", t.neighbours).c_str(), step("places", t.places).c_str(), step("devices", t.devices).c_str(),
+      step("node lists", t.node_lists).c_str(), step("plans", t.plans).c_str(), step("agreement", t.agreement).c_str(),
       step("private comm", t.private_dup).c_str(), step("total", t.total).c_str());
 }
 

@@ -33,13 +33,14 @@ struct StepTime {
 
 // Each step of setup_graph() on this rank.
 struct SetupTimes {
-  StepTime neighbours;   // own lists read, own record made
-  StepTime places;       // the places: looked up in MPI_Init's records, or one allgather
-  StepTime devices;      // only when devices could not be derived: a second allgather
-  StepTime node_lists;   // in- and out-lists among the node's ranks
-  StepTime plans;        // plan building
-  StepTime agreement;    // the allreduce
-  StepTime private_dup;  // only without the shared communicator: MPI_Comm_dup of the graph
+  StepTime neighbours;        // own lists read, own record made
+  StepTime places;            // the places: looked up in MPI_Init's records, or one allgather
+  StepTime devices;           // only when devices could not be derived: a second allgather
+  StepTime node_lists;        // in- and out-lists among the node's ranks
+  StepTime plans;             // plan building
+  bool plans_reused = false;  // a recent graph's plans, made from an equal input (plan_set.h)
+  StepTime agreement;         // the allreduce
+  StepTime private_dup;       // only without the shared communicator: MPI_Comm_dup of the graph
   StepTime total;
 };
 

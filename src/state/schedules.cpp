@@ -25,39 +25,36 @@ void zero_tags(algos::Plan& plan) {
   for (algos::Send& x : plan.sends) x.tag = 0;
 }
 
-// The family's schedule member (const or not, as `info` is).
-template <class Info>
-auto& schedule_of(Info& info, bool alltoall) {
-  return alltoall ? info.alltoall : info.plan;
+// The family's schedule member.
+algos::Schedule& schedule_of(PlanSet& set, bool alltoall) {
+  return alltoall ? set.alltoall : set.gather;
 }
 
 // One family's linear plan and schedule; `zero`: its tags all 0.
-void build_linear_family(const algos::PlanInput& input, GraphInfo& info, bool alltoall, bool zero) {
-  algos::Plan& plan = alltoall ? info.alltoall_linear : info.linear;
+void build_linear_family(const algos::PlanInput& input, const GraphInfo& info, bool alltoall, bool zero) {
+  algos::Plan& plan = alltoall ? info.plans->alltoall_linear : info.plans->linear;
   plan = alltoall ? algos::build_linear_alltoall_plan(input) : algos::build_linear_plan(input);
   if (zero) zero_tags(plan);
-  schedule_of(info, alltoall) = algos::compile_schedule(
+  schedule_of(*info.plans, alltoall) = algos::compile_schedule(
       algos::mix_plans({{Variant::kLinear, &plan}}, input.in, input.out.size(), alltoall), info.node_of);
 }
 
 // One family's schedule of a graph with every planner, from its plans.
-void build_mixed_family(GraphInfo& info, bool alltoall) {
+void build_mixed_family(const GraphInfo& info, bool alltoall) {
   const algos::PlanInput input = plan_input_of(info);
-  schedule_of(info, alltoall) = algos::compile_schedule(
-      algos::mix_plans(family_plans(info, alltoall), input.in, input.out.size(), alltoall), info.node_of);
+  schedule_of(*info.plans, alltoall) = algos::compile_schedule(
+      algos::mix_plans(family_plans(*info.plans, alltoall), input.in, input.out.size(), alltoall), info.node_of);
 }
 
-// The family's schedule, built once. Every GraphInfo is made non-const
-// (graph_setup.cpp) and shared as const once set up; these members are read
-// only after their call_once.
+// The family's schedule, built once for every graph sharing the plan set;
+// its members are read only after their call_once.
 void build_lazily(const GraphInfo& info, bool alltoall) {
-  std::call_once(alltoall ? info.alltoall_built : info.gather_built, [&info, alltoall] {
-    auto& made = const_cast<GraphInfo&>(info);
+  std::call_once(alltoall ? info.plans->alltoall_built : info.plans->gather_built, [&info, alltoall] {
     try {
       if (info.unagreed)
-        build_linear_family(plan_input_of(info), made, alltoall, true);
+        build_linear_family(plan_input_of(info), info, alltoall, true);
       else
-        build_mixed_family(made, alltoall);
+        build_mixed_family(info, alltoall);
     } catch (const std::exception& e) {
       log(LogLevel::kWarn, "cannot build a graph's schedule (%s), which its peers cannot learn; stopping the job",
           e.what());
@@ -74,14 +71,14 @@ void build_linear_plans(const algos::PlanInput& input, GraphInfo& info) {
   build_linear_family(input, info, true, false);
 }
 
-std::vector<std::pair<Variant, const algos::Plan*>> family_plans(const GraphInfo& info, bool alltoall) {
-  if (alltoall) return {{Variant::kLinear, &info.alltoall_linear}, {Variant::kAggregated, &info.alltoall_aggregated}};
-  return {{Variant::kLinear, &info.linear}, {Variant::kLeader, &info.leader}, {Variant::kAggregated, &info.aggregated}};
+std::vector<std::pair<Variant, const algos::Plan*>> family_plans(const PlanSet& set, bool alltoall) {
+  if (alltoall) return {{Variant::kLinear, &set.alltoall_linear}, {Variant::kAggregated, &set.alltoall_aggregated}};
+  return {{Variant::kLinear, &set.linear}, {Variant::kLeader, &set.leader}, {Variant::kAggregated, &set.aggregated}};
 }
 
 const algos::Schedule& schedule_for(const GraphInfo& info, bool alltoall) {
   if (info.unagreed || info.mixed_lazily) build_lazily(info, alltoall);
-  return schedule_of(info, alltoall);
+  return schedule_of(*info.plans, alltoall);
 }
 
 void ensure_linear_plans(const GraphInfo& info) {

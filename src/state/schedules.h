@@ -22,7 +22,7 @@ namespace nbrcoll {
 void build_linear_plans(const algos::PlanInput& input, GraphInfo& info);
 
 // The plans each family's schedule mixes (a graph with every planner).
-std::vector<std::pair<algos::Variant, const algos::Plan*>> family_plans(const GraphInfo& info, bool alltoall);
+std::vector<std::pair<algos::Variant, const algos::Plan*>> family_plans(const PlanSet& set, bool alltoall);
 
 // The schedule calls of this kind run on (`alltoall`: the alltoall family),
 // built first where it waits. A rank that runs out of memory building it
@@ -30,7 +30,7 @@ std::vector<std::pair<algos::Variant, const algos::Plan*>> family_plans(const Gr
 // job with one line, as a set-up without agreement does.
 const algos::Schedule& schedule_for(const GraphInfo& info, bool alltoall);
 
-// Both linear plans (info.linear, info.alltoall_linear) built, where lazy.
+// Both linear plans (info.plans->linear, ->alltoall_linear) built, where lazy.
 void ensure_linear_plans(const GraphInfo& info);
 
 }  // namespace nbrcoll

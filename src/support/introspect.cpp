@@ -12,11 +12,11 @@ const algos::Plan* plan_for(MPI_Comm graph_comm, algos::Variant variant) {
   ensure_linear_plans(*state->info);
   switch (variant) {
     case algos::Variant::kLinear:
-      return &state->info->linear;
+      return &state->info->plans->linear;
     case algos::Variant::kLeader:
-      return &state->info->leader;
+      return &state->info->plans->leader;
     case algos::Variant::kAggregated:
-      return &state->info->aggregated;
+      return &state->info->plans->aggregated;
   }
   return nullptr;
 }
@@ -25,7 +25,8 @@ const algos::Plan* alltoall_plan_for(MPI_Comm graph_comm, algos::Variant variant
   const CommState* state = find_state(graph_comm);
   if (state == nullptr) return nullptr;
   ensure_linear_plans(*state->info);
-  return variant == algos::Variant::kAggregated ? &state->info->alltoall_aggregated : &state->info->alltoall_linear;
+  return variant == algos::Variant::kAggregated ? &state->info->plans->alltoall_aggregated
+                                                : &state->info->plans->alltoall_linear;
 }
 
 CostView costs_for(MPI_Comm graph_comm, bool alltoall) {

@@ -15,9 +15,9 @@ std::string summarize_plans(const GraphInfo& info) {
   std::snprintf(head, sizeof head,
                 "graph: in %zu out %zu nodes %d topo %s; this rank sends per 1 MiB block: ", info.in.size(),
                 info.out.size(), info.nodes, info.topo_source.c_str());
-  const std::string linear = "linear [" + algos::format_stats(algos::compute_stats(info.linear, kBlock)) + "]";
+  const std::string linear = "linear [" + algos::format_stats(algos::compute_stats(info.plans->linear, kBlock)) + "]";
   if (info.linear_only) return head + linear + " (linear plans only: its calls never choose another)";
-  return head + std::string("leader [") + algos::format_stats(algos::compute_stats(info.leader, kBlock)) + "] " +
+  return head + std::string("leader [") + algos::format_stats(algos::compute_stats(info.plans->leader, kBlock)) + "] " +
          linear;
 }
 

@@ -9,7 +9,8 @@
 // - the node lists exchanged point to point: NI_r and the out-lists of the
 //   node's ranks, as MPI reports them;
 // - the private communicator: an idup of the graph (congruent, no nbrcoll
-//   state of its own), completed on first use; a duplicate's.
+//   state of its own), completed on first use; a duplicate's;
+// - plan sets shared by graphs of equal planners' input.
 #include <mpi.h>
 
 #include <algorithm>
@@ -219,7 +220,8 @@ void created_state(MPI_Comm comm, const Graph& g) {
   check(info.linear_only == only_linear, g.name + ": linear plans alone exactly where the calls can only run linear (" +
                                              std::to_string(info.nodes) + " nodes)");
   if (info.linear_only) {
-    check(info.leader.recvs.empty() && info.leader.sends.empty() && info.aggregated.bundle_sends.empty() &&
+    check(info.plans->leader.recvs.empty() && info.plans->leader.sends.empty() &&
+              info.plans->aggregated.bundle_sends.empty() &&
               nbrcoll::schedule_for(info, false).mixed.variants ==
                   std::vector<nbrcoll::algos::Variant>{nbrcoll::algos::Variant::kLinear},
           g.name + ": a linear-only graph has no other plan");
@@ -335,6 +337,50 @@ void node_lists(MPI_Comm comm, const Graph& g) {
   MPI_Comm_free(&graph);
 }
 
+// Graphs of equal planners' input share one plan set (state/plan_set.h),
+// made once; a graph whose input differs on every rank (a self edge more)
+// gets its own; a set outlives the graph that made it. A linear-only
+// graph's plans are its own. The agreed cost terms of every graph, shared
+// set or not, are checked against the planners in created_state.
+void plans_shared(MPI_Comm comm, const Graph& g) {
+  int rank = 0;
+  int size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  Graph other = g;
+  other.name = g.name + " with self edges";
+  for (int r = 0; r < size; ++r) {
+    other.in[static_cast<std::size_t>(r)].push_back(r);
+    other.out[static_cast<std::size_t>(r)].push_back(r);
+  }
+  MPI_Comm a = create(comm, g, rank, false);
+  MPI_Comm b = create(comm, g, rank, false);
+  MPI_Comm c = create(comm, other, rank, false);
+  const nbrcoll::CommState* sa = nbrcoll::find_state(a);
+  const nbrcoll::CommState* sb = nbrcoll::find_state(b);
+  const nbrcoll::CommState* sc = nbrcoll::find_state(c);
+  check(sa != nullptr && sb != nullptr && sc != nullptr, g.name + ": three graphs set up");
+  if (sa == nullptr || sb == nullptr || sc == nullptr) return;
+  if (sa->info->linear_only) {
+    check(sa->info->plans != sb->info->plans, g.name + ": a linear-only graph's plans are its own");
+  } else {
+    check(sa->info->plans == sb->info->plans, g.name + ": equal input, one plan set");
+    check(sa->info->agreed_max == sb->info->agreed_max && sa->info->tag_stride == sb->info->tag_stride,
+          g.name + ": equal input, the same agreed terms and tag stride");
+  }
+  check(sc->info->plans != sa->info->plans, other.name + ": another input, another plan set");
+  // b's plans after a is freed: one allgather of ranks into guarded slots.
+  MPI_Comm_free(&a);
+  const std::vector<int>& in = g.in[static_cast<std::size_t>(rank)];
+  std::vector<int> got(in.size() + 2, -7);
+  MPI_Neighbor_allgather(&rank, 1, MPI_INT, got.data() + 1, 1, MPI_INT, b);
+  bool right = got.front() == -7 && got.back() == -7;
+  for (std::size_t i = 0; i < in.size(); ++i) right = right && got[i + 1] == (in[i] == MPI_PROC_NULL ? -7 : in[i]);
+  check(right, g.name + ": an allgather on a graph whose plan set's maker was freed");
+  MPI_Comm_free(&b);
+  MPI_Comm_free(&c);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -356,6 +402,7 @@ int main(int argc, char** argv) {
          {random_graph(size, where + " random", 0.5, 11, true, true, true), empty_graph(size, where + " empty")}) {
       created_state(comm, g);
       node_lists(comm, g);
+      plans_shared(comm, g);
     }
   }
   MPI_Comm_free(&odd);

@@ -1,0 +1,41 @@
+#include "state/plan_set.h"
+
+#include <algorithm>
+#include <mutex>
+
+namespace nbrcoll {
+
+namespace {
+
+struct Kept {
+  std::uint64_t hash = 0;
+  algos::PlanInput input;
+  std::shared_ptr<PlanSet> set;
+};
+
+std::mutex g_mutex;
+std::vector<Kept> g_kept;  // most recently used last
+
+}  // namespace
+
+std::shared_ptr<PlanSet> plan_set_for(const algos::PlanInput& input,
+                                      const std::function<void(const algos::PlanInput&, PlanSet&)>& build,
+                                      bool& reused) {
+  const std::uint64_t hash = algos::hash_plan_input(input);
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  const auto hit =
+      std::find_if(g_kept.begin(), g_kept.end(), [&](const Kept& k) { return k.hash == hash && k.input == input; });
+  if (hit != g_kept.end()) {
+    std::rotate(hit, hit + 1, g_kept.end());
+    reused = true;
+    return g_kept.back().set;
+  }
+  reused = false;
+  auto set = std::make_shared<PlanSet>();
+  build(input, *set);
+  if (g_kept.size() == kKeptPlanSets) g_kept.erase(g_kept.begin());
+  g_kept.push_back({hash, input, set});
+  return set;
+}
+
+}  // namespace nbrcoll

@@ -1,0 +1,51 @@
+// One rank's plans of a graph, their runnable schedules and its cost rows:
+// all a function of the planners' input (algos::PlanInput), so graphs with
+// the same input share one PlanSet. Applications create the same
+// neighbourhood again and again (DOLFINx makes a communicator per index
+// map, and the maps of one mesh mostly name the same neighbours; a solver
+// rebuilds its scatters): plan_set_for finds a recent graph's set instead of
+// planning again. Graph creation still exchanges the node lists and makes
+// its agreement either way: only the local work is saved.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "algos/plan.h"
+#include "algos/schedule.h"
+
+namespace nbrcoll {
+
+struct PlanSet {
+  algos::Plan linear;  // each planner's plan, for statistics and introspection
+  algos::Plan leader;
+  algos::Plan aggregated;
+  algos::Plan alltoall_linear;
+  algos::Plan alltoall_aggregated;
+  algos::Schedule gather;    // allgather(v): the three, mixed: each call picks a variant per origin
+  algos::Schedule alltoall;  // neighbor alltoall(v): linear and aggregated, mixed per edge
+  // Each family's schedule, where it waits, is built when first needed
+  // (schedules.h), once for every graph that shares the set.
+  std::once_flag gather_built;
+  std::once_flag alltoall_built;
+  // This rank's cost rows (cost_tables.h, cost_terms), before the agreement
+  // takes their maxima over ranks: a graph with every planner only.
+  std::vector<std::int64_t> cost_terms;
+};
+
+// How many plan sets the process keeps after their graphs are freed: the
+// most recently made or reused ones.
+inline constexpr std::size_t kKeptPlanSets = 8;
+
+// The plan set of a graph with every planner whose complete input (node
+// lists included) is `input`: a kept set made from an equal input, or a new
+// one filled by `build` and kept. `reused` says which. Thread-safe; what
+// `build` throws passes through and nothing is kept.
+std::shared_ptr<PlanSet> plan_set_for(const algos::PlanInput& input,
+                                      const std::function<void(const algos::PlanInput&, PlanSet&)>& build,
+                                      bool& reused);
+
+}  // namespace nbrcoll
