@@ -11,7 +11,6 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "state/cost_tables.h"
@@ -256,19 +255,7 @@ void set_tag_stride(GraphInfo& info) {
 // the plans alone.
 void build_plans(algos::PlanInput& input, GraphInfo& info, bool& reused) {
   set_node(input);
-  info.plans = plan_set_for(
-      input,
-      [](const algos::PlanInput& in, PlanSet& set) {
-        set.linear = algos::build_linear_plan(in);
-        set.leader = algos::build_leader_plan(in);
-        std::tie(set.aggregated, set.alltoall_aggregated) = algos::build_aggregated_plans(in);
-        set.alltoall_linear = algos::build_linear_alltoall_plan(in);
-        // The cost model's prediction of this rank's time per variant and
-        // size: the agreement makes them the slowest rank's, the same on
-        // every rank.
-        cost_terms(set, in, set.cost_terms);
-      },
-      reused);
+  info.plans = plan_set_for(input, reused);
   info.mixed_lazily = true;
   info.agreed_max = info.plans->cost_terms;
   set_tag_stride(info);

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <mutex>
+#include <tuple>
+
+#include "state/cost_tables.h"
 
 namespace nbrcoll {
 
@@ -13,14 +16,22 @@ struct Kept {
   std::shared_ptr<PlanSet> set;
 };
 
+// Every planner's plans and the cost model's prediction of this rank's
+// time per variant and size (the agreement makes them the slowest rank's).
+void plan(const algos::PlanInput& input, PlanSet& set) {
+  set.linear = algos::build_linear_plan(input);
+  set.leader = algos::build_leader_plan(input);
+  std::tie(set.aggregated, set.alltoall_aggregated) = algos::build_aggregated_plans(input);
+  set.alltoall_linear = algos::build_linear_alltoall_plan(input);
+  cost_terms(set, input, set.cost_terms);
+}
+
 std::mutex g_mutex;
 std::vector<Kept> g_kept;  // most recently used last
 
 }  // namespace
 
-std::shared_ptr<PlanSet> plan_set_for(const algos::PlanInput& input,
-                                      const std::function<void(const algos::PlanInput&, PlanSet&)>& build,
-                                      bool& reused) {
+std::shared_ptr<PlanSet> plan_set_for(const algos::PlanInput& input, bool& reused) {
   const std::uint64_t hash = algos::hash_plan_input(input);
   const std::lock_guard<std::mutex> lock(g_mutex);
   const auto hit =
@@ -32,7 +43,7 @@ std::shared_ptr<PlanSet> plan_set_for(const algos::PlanInput& input,
   }
   reused = false;
   auto set = std::make_shared<PlanSet>();
-  build(input, *set);
+  plan(input, *set);
   if (g_kept.size() == kKeptPlanSets) g_kept.erase(g_kept.begin());
   g_kept.push_back({hash, input, set});
   return set;

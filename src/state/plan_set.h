@@ -9,7 +9,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -42,10 +41,9 @@ inline constexpr std::size_t kKeptPlanSets = 8;
 
 // The plan set of a graph with every planner whose complete input (node
 // lists included) is `input`: a kept set made from an equal input, or a new
-// one filled by `build` and kept. `reused` says which. Thread-safe; what
-// `build` throws passes through and nothing is kept.
-std::shared_ptr<PlanSet> plan_set_for(const algos::PlanInput& input,
-                                      const std::function<void(const algos::PlanInput&, PlanSet&)>& build,
-                                      bool& reused);
+// one (every planner's plans and this rank's cost terms; the schedules wait
+// for their first call) that is then kept. `reused` says which.
+// Thread-safe; what planning throws passes through and nothing is kept.
+std::shared_ptr<PlanSet> plan_set_for(const algos::PlanInput& input, bool& reused);
 
 }  // namespace nbrcoll
