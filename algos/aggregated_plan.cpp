@@ -10,8 +10,7 @@
 // needs to know any other pair.
 #include <algorithm>
 #include <cstdint>
-#include <map>
-#include <set>
+#include <span>
 #include <tuple>
 #include <utility>
 
@@ -54,13 +53,25 @@ struct Owners {
   int in = kNoRank;   // on the receiving node: receives it, scatters
 };
 
-// The distinct origins (or destinations) of `edges`, ascending.
-std::vector<int> distinct(const std::vector<PairEdge>& edges, int BlockId::*field) {
+// Sorts `v` unless it already is (edges come in block order, so their
+// origins and blocks mostly are).
+template <class T>
+void sort_unless_sorted(std::vector<T>& v) {
+  if (!std::is_sorted(v.begin(), v.end())) std::sort(v.begin(), v.end());
+}
+
+// The distinct origins (or destinations) of `edges`, ascending, into `out`.
+void distinct(std::span<const PairEdge> edges, int BlockId::*field, std::vector<int>& out) {
+  out.clear();
+  for (const PairEdge& e : edges) out.push_back(e.block.*field);
+  sort_unless_sorted(out);
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+}
+
+std::vector<int> distinct(std::span<const PairEdge> edges, int BlockId::*field) {
   std::vector<int> out;
   out.reserve(edges.size());
-  for (const PairEdge& e : edges) out.push_back(e.block.*field);
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
+  distinct(edges, field, out);
   return out;
 }
 
@@ -68,18 +79,60 @@ std::vector<int> distinct(const std::vector<PairEdge>& edges, int BlockId::*fiel
 // sources / destinations of the pair themselves, so a node pair with one
 // busy source or destination needs no gather or scatter step.
 struct NodePair {
-  std::vector<PairEdge> edges;
+  int node = 0;  // the remote node: B of E(my node, B), A of E(A, my node)
+  std::span<const PairEdge> edges;
   Owners owners;
   // A pair whose blocks travel as bundles: two edges or more (a single edge
   // goes direct, one message, as in linear).
   [[nodiscard]] bool bundled() const { return edges.size() >= 2; }
 };
 
+// One side of this rank's node: its pairs with every remote node it has an
+// edge with, ascending by that node, their edges in one array.
+class PairSide {
+ public:
+  PairSide() = default;
+  PairSide(const PairSide&) = delete;  // its pairs' spans point into its own edges
+  PairSide& operator=(const PairSide&) = delete;
+  PairSide(PairSide&&) = default;
+  PairSide& operator=(PairSide&&) = default;
+  // (remote node, edge) for every edge of the side, in any order.
+  void build(int nodes, std::vector<std::pair<int, PairEdge>>& found) {
+    std::vector<std::size_t> first(static_cast<std::size_t>(nodes) + 1, 0);  // counting sort by node
+    for (const auto& f : found) ++first[static_cast<std::size_t>(f.first) + 1];
+    for (std::size_t n = 1; n < first.size(); ++n) first[n] += first[n - 1];
+    edges_.resize(found.size());
+    std::vector<std::size_t> next(first.begin(), first.end() - 1);
+    for (const auto& [node, edge] : found) edges_[next[static_cast<std::size_t>(node)]++] = edge;
+    index_.assign(static_cast<std::size_t>(nodes), -1);
+    for (int n = 0; n < nodes; ++n) {
+      const auto u = static_cast<std::size_t>(n);
+      if (first[u] == first[u + 1]) continue;
+      const auto begin = edges_.begin() + static_cast<std::ptrdiff_t>(first[u]);
+      const auto end = edges_.begin() + static_cast<std::ptrdiff_t>(first[u + 1]);
+      std::sort(begin, end, [](const PairEdge& x, const PairEdge& y) { return x.block < y.block; });
+      index_[u] = static_cast<int>(pairs_.size());
+      pairs_.push_back({n, std::span<const PairEdge>(&*begin, first[u + 1] - first[u]), {}});
+    }
+  }
+  [[nodiscard]] const std::vector<NodePair>& pairs() const { return pairs_; }
+  std::vector<NodePair>& pairs() { return pairs_; }
+  [[nodiscard]] const NodePair* find(int node) const {
+    const int i = index_[static_cast<std::size_t>(node)];
+    return i < 0 ? nullptr : &pairs_[static_cast<std::size_t>(i)];
+  }
+
+ private:
+  std::vector<PairEdge> edges_;
+  std::vector<NodePair> pairs_;
+  std::vector<int> index_;  // per node: its pair's index, -1: none
+};
+
 // The node pairs of this rank's node, the same for the allgather and the
 // alltoall plan (edges carry {s, d, k}; each plan makes its blocks of them).
 struct NodePairs {
-  std::map<int, NodePair> out;  // remote node B -> E(my node, B)
-  std::map<int, NodePair> in;   // remote node A -> E(A, my node)
+  PairSide out;  // E(my node, B) for every remote node B
+  PairSide in;   // E(A, my node) for every remote node A
 };
 
 // E(my node, B) from node_out and E(A, my node) from node_in, every edge
@@ -88,33 +141,39 @@ struct NodePairs {
 NodePairs collect_pairs(const PlanInput& input) {
   const auto node_of = [&input](int rank) { return input.places[static_cast<std::size_t>(rank)].node; };
   const int my_node = node_of(input.rank);
+  int nodes = 0;
+  for (const RankPlace& p : input.places) nodes = std::max(nodes, p.node + 1);
+  std::vector<std::pair<int, PairEdge>> found;
   NodePairs pairs;
   for (const auto& [s, out] : input.node_out) {
     const std::vector<int> nth = receiver_occurrences(out, input.pairing);
     for (std::size_t j = 0; j < out.size(); ++j) {
       const int d = out[j];
       if (d == kNoRank || node_of(d) == my_node) continue;
-      pairs.out[node_of(d)].edges.push_back({{s, d, nth[j]}, -1});
+      found.push_back({node_of(d), {{s, d, nth[j]}, -1}});
     }
   }
+  pairs.out.build(nodes, found);
+  found.clear();
   for (const auto& [d, in] : input.node_in) {
     const std::vector<int> nth = occurrence_numbers(in);
     for (std::size_t slot = 0; slot < in.size(); ++slot) {
       const int s = in[slot];
       if (s == kNoRank || node_of(s) == my_node) continue;
-      pairs.in[node_of(s)].edges.push_back({{s, d, nth[slot]}, d == input.rank ? static_cast<int>(slot) : -1});
+      found.push_back({node_of(s), {{s, d, nth[slot]}, d == input.rank ? static_cast<int>(slot) : -1}});
     }
   }
-  const auto finish = [](NodePair& pair, int a, int b) {
-    std::sort(pair.edges.begin(), pair.edges.end(),
-              [](const PairEdge& x, const PairEdge& y) { return x.block < y.block; });
+  pairs.in.build(nodes, found);
+  std::vector<int> s;
+  std::vector<int> d;
+  const auto finish = [&s, &d](NodePair& pair, int a, int b) {
     if (!pair.bundled()) return;
-    const std::vector<int> s = distinct(pair.edges, &BlockId::origin);
-    const std::vector<int> d = distinct(pair.edges, &BlockId::dest);
+    distinct(pair.edges, &BlockId::origin, s);
+    distinct(pair.edges, &BlockId::dest, d);
     pair.owners = {s[owner_index(a, b, 0, s.size())], d[owner_index(a, b, 1, d.size())]};
   };
-  for (auto& [b, pair] : pairs.out) finish(pair, my_node, b);
-  for (auto& [a, pair] : pairs.in) finish(pair, a, my_node);
+  for (NodePair& pair : pairs.out.pairs()) finish(pair, my_node, pair.node);
+  for (NodePair& pair : pairs.in.pairs()) finish(pair, pair.node, my_node);
   return pairs;
 }
 
@@ -130,11 +189,11 @@ class AggregatedPlanner {
 
   Plan build() {
     plan_ = linear_plan_of(in_, alltoall_, [this](int s, int d) { return !aggregated(node_of(s), node_of(d)); });
-    for (const auto& [b, pair] : pairs_.out) {
-      if (pair.bundled()) plan_sending_pair(b, pair);
+    for (const NodePair& pair : pairs_.out.pairs()) {
+      if (pair.bundled()) plan_sending_pair(pair.node, pair);
     }
-    for (const auto& [a, pair] : pairs_.in) {
-      if (pair.bundled()) plan_receiving_pair(a, pair);
+    for (const NodePair& pair : pairs_.in.pairs()) {
+      if (pair.bundled()) plan_receiving_pair(pair.node, pair);
     }
     add_duplicate_copies();
     number_bundles();
@@ -148,9 +207,8 @@ class AggregatedPlanner {
   // as bundles.
   [[nodiscard]] bool aggregated(int a, int b) const {
     if (a == b) return false;
-    const std::map<int, NodePair>& pairs = a == my_node_ ? pairs_.out : pairs_.in;
-    const auto it = pairs.find(a == my_node_ ? b : a);
-    return it != pairs.end() && it->second.bundled();
+    const NodePair* pair = a == my_node_ ? pairs_.out.find(b) : pairs_.in.find(a);
+    return pair != nullptr && pair->bundled();
   }
 
   // The block an edge carries: per edge for alltoall, per origin for allgather.
@@ -158,12 +216,12 @@ class AggregatedPlanner {
 
   // The distinct blocks of `edges` that `select` accepts, in canonical order.
   template <class Pred>
-  std::vector<BlockId> blocks(const std::vector<PairEdge>& edges, Pred select) const {
+  std::vector<BlockId> blocks(std::span<const PairEdge> edges, Pred select) const {
     std::vector<BlockId> out;
     for (const PairEdge& e : edges) {
       if (select(e)) out.push_back(block_of(e.block));
     }
-    std::sort(out.begin(), out.end());
+    sort_unless_sorted(out);
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
   }
@@ -181,7 +239,7 @@ class AggregatedPlanner {
 
   // Bundles on this rank's node A for pair (A, b).
   void plan_sending_pair(int b, const NodePair& pair) {
-    const std::vector<PairEdge>& edges = pair.edges;
+    const std::span<const PairEdge> edges = pair.edges;
     const Owners& o = pair.owners;
     const auto of_source = [&](int s) { return blocks(edges, [s](const PairEdge& e) { return e.block.origin == s; }); };
     if (me_ != o.out) {
@@ -214,7 +272,7 @@ class AggregatedPlanner {
 
   // Bundles on this rank's node B for pair (a, B).
   void plan_receiving_pair(int a, const NodePair& pair) {
-    const std::vector<PairEdge>& edges = pair.edges;
+    const std::span<const PairEdge> edges = pair.edges;
     const Owners& o = pair.owners;
     const auto of_dest = [&](int d) { return blocks(edges, [d](const PairEdge& e) { return e.block.dest == d; }); };
     if (me_ != o.in) {
@@ -282,39 +340,61 @@ class AggregatedPlanner {
   // origin's other slots (duplicate edges) copy it.
   void add_duplicate_copies() {
     if (alltoall_) return;
-    std::set<int> by_bundle;
+    std::vector<int> by_bundle;  // origins whose block a bundle brings into a slot
     for (const BundleRecv& r : plan_.bundle_recvs) {
       for (std::size_t i = 0; i < r.pieces.size(); ++i) {
-        if (r.slot[i] >= 0) by_bundle.insert(r.pieces[i].origin);
+        if (r.slot[i] >= 0) by_bundle.push_back(r.pieces[i].origin);
       }
     }
-    std::map<int, int> home;
+    if (by_bundle.empty()) return;
+    std::sort(by_bundle.begin(), by_bundle.end());
+    std::vector<std::pair<int, int>> home;  // (origin, home slot), by origin
     for (int slot = 0; slot < static_cast<int>(in_.in.size()); ++slot) {
       const int s = in_.in[static_cast<std::size_t>(slot)];
-      if (by_bundle.count(s) == 0) continue;
-      if (const auto [it, first] = home.try_emplace(s, slot); !first) plan_.copies.push_back({it->second, slot, -1});
+      if (!std::binary_search(by_bundle.begin(), by_bundle.end(), s)) continue;
+      const auto it = std::lower_bound(home.begin(), home.end(), std::pair(s, -1));
+      if (it != home.end() && it->first == s) {
+        plan_.copies.push_back({it->second, slot, -1});
+      } else {
+        home.insert(it, {s, slot});
+      }
     }
   }
 
   // Bundle tags per peer continue after the peer's linear fragments, in
   // (step, node) order: both ends count the same fragments and keys.
   void number_bundles() {
-    std::map<int, int> linear_sends;
-    std::map<int, int> linear_recvs;
-    for (const Send& s : plan_.sends) ++linear_sends[s.peer];
-    for (const Recv& r : plan_.recvs) ++linear_recvs[r.peer];
-    number(plan_.bundle_sends, send_keys_, linear_sends);
-    number(plan_.bundle_recvs, recv_keys_, linear_recvs);
+    number(plan_.bundle_sends, send_keys_, peers_of(plan_.sends));
+    number(plan_.bundle_recvs, recv_keys_, peers_of(plan_.recvs));
+  }
+
+  // The peers of `fragments`, ascending, one entry per fragment.
+  template <class Fragment>
+  static std::vector<int> peers_of(const std::vector<Fragment>& fragments) {
+    std::vector<int> peers;
+    peers.reserve(fragments.size());
+    for (const Fragment& f : fragments) peers.push_back(f.peer);
+    std::sort(peers.begin(), peers.end());
+    return peers;
   }
 
   template <class Bundle>
-  static void number(std::vector<Bundle>& bundles, const std::vector<BundleKey>& keys, std::map<int, int>& base) {
+  static void number(std::vector<Bundle>& bundles, const std::vector<BundleKey>& keys,
+                     const std::vector<int>& linear_peers) {
     std::vector<std::size_t> order(bundles.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
       return std::tie(bundles[x].peer, keys[x]) < std::tie(bundles[y].peer, keys[y]);
     });
-    for (const std::size_t i : order) bundles[i].tag = base[bundles[i].peer]++;
+    int tag = 0;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      const int peer = bundles[order[i]].peer;
+      if (i == 0 || bundles[order[i - 1]].peer != peer) {
+        const auto [first, last] = std::equal_range(linear_peers.begin(), linear_peers.end(), peer);
+        tag = static_cast<int>(last - first);
+      }
+      bundles[order[i]].tag = tag++;
+    }
   }
 
   const PlanInput& in_;

@@ -5,23 +5,25 @@
 
 namespace nbrcoll::algos {
 
-std::vector<PackageGroup> group_by_package(std::vector<int> ranks, const std::vector<RankPlace>& places) {
+void group_by_package(std::vector<int>& ranks, const std::vector<RankPlace>& places,
+                      std::vector<PackageGroup>& groups) {
   auto key = [&](int r) {
     const RankPlace& p = places[static_cast<std::size_t>(r)];
     return std::tuple(p.package, p.device, r);
   };
   std::sort(ranks.begin(), ranks.end(), [&](int a, int b) { return key(a) < key(b); });
-  std::vector<PackageGroup> groups;
-  for (const int r : ranks) {
-    const int package = places[static_cast<std::size_t>(r)].package;
-    if (groups.empty() || groups.back().package != package) groups.push_back({package, {}});
-    groups.back().members.push_back(r);
+  groups.clear();
+  std::size_t first = 0;
+  for (std::size_t i = 1; i <= ranks.size(); ++i) {
+    const int package = places[static_cast<std::size_t>(ranks[first])].package;
+    if (i < ranks.size() && places[static_cast<std::size_t>(ranks[i])].package == package) continue;
+    groups.push_back({package, std::span<const int>(ranks).subspan(first, i - first)});
+    first = i;
   }
-  return groups;
 }
 
-std::vector<std::uint32_t> intra_weights(int source, const std::vector<int>& members,
-                                         const std::vector<RankPlace>& places, const NodeMatrices& node) {
+std::vector<std::uint32_t> intra_weights(int source, std::span<const int> members, const std::vector<RankPlace>& places,
+                                         const NodeMatrices& node) {
   const std::size_t n = members.size();
   std::vector<std::uint32_t> w(n, 1);
   const int src = places[static_cast<std::size_t>(source)].device;

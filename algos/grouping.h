@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "algos/plan.h"
@@ -17,13 +18,15 @@ namespace nbrcoll::algos {
 // order.
 struct PackageGroup {
   int package = 0;
-  std::vector<int> members;
+  std::span<const int> members;  // a run of the ranks grouped
   [[nodiscard]] int leader() const { return members.front(); }
 };
 
-// Groups distinct ranks (all on one node) by package; groups sorted by package
-// id. `ranks` is taken by value and reordered.
-std::vector<PackageGroup> group_by_package(std::vector<int> ranks, const std::vector<RankPlace>& places);
+// Groups distinct ranks (all on one node) by package: sorts `ranks` in
+// (package, device, rank) order and sets `groups` to its runs of one
+// package, by package id; the groups view `ranks`. Both are the caller's,
+// so a planner that groups many times reuses their memory.
+void group_by_package(std::vector<int>& ranks, const std::vector<RankPlace>& places, std::vector<PackageGroup>& groups);
 
 // Integer weights of `members` (distinct ranks on the source's node, none on
 // the source's own device) for a block of `source`:
@@ -32,7 +35,7 @@ std::vector<PackageGroup> group_by_package(std::vector<int> ranks, const std::ve
 //          that is not all zero;
 //   else (or when a device lies outside the matrices) all ones.
 // The sum of the result is always > 0.
-std::vector<std::uint32_t> intra_weights(int source, const std::vector<int>& members,
-                                         const std::vector<RankPlace>& places, const NodeMatrices& node);
+std::vector<std::uint32_t> intra_weights(int source, std::span<const int> members, const std::vector<RankPlace>& places,
+                                         const NodeMatrices& node);
 
 }  // namespace nbrcoll::algos

@@ -5,7 +5,7 @@
 // from its out-list, the receivers from node_in (the MPI standard makes the
 // two agree), and each keeps only the fragments it sends or receives.
 #include <algorithm>
-#include <unordered_map>
+#include <span>
 #include <utility>
 
 #include "algos/grouping.h"
@@ -38,8 +38,20 @@ class LeaderPlanner {
   void index_home_slots() {
     for (int slot = 0; slot < static_cast<int>(in_.in.size()); ++slot) {
       const int origin = in_.in[static_cast<std::size_t>(slot)];
-      if (origin != kNoRank && origin != me_) home_.try_emplace(origin, slot);
+      if (origin != kNoRank && origin != me_) home_.emplace_back(origin, slot);
     }
+    std::sort(home_.begin(), home_.end());  // (origin, slot): an origin's first slot first
+    home_.erase(
+        std::unique(home_.begin(), home_.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+        home_.end());
+  }
+
+  [[nodiscard]] bool has_home(int origin) const {
+    const auto it = std::lower_bound(home_.begin(), home_.end(), std::pair(origin, -1));
+    return it != home_.end() && it->first == origin;
+  }
+  [[nodiscard]] int home(int origin) const {
+    return std::lower_bound(home_.begin(), home_.end(), std::pair(origin, -1))->second;
   }
 
   int recv(int peer, int origin, Share share) {
@@ -47,7 +59,7 @@ class LeaderPlanner {
     r.peer = peer;
     r.origin = origin;
     r.share = share;
-    r.slot = home_.at(origin);
+    r.slot = home(origin);
     r.link = classify_link(in_.places, in_.node, peer, me_);
     plan_.recvs.push_back(r);
     return static_cast<int>(plan_.recvs.size()) - 1;
@@ -60,7 +72,7 @@ class LeaderPlanner {
     s.origin = origin;
     s.share = share;
     if (origin != me_) {
-      s.slot = home_.at(origin);
+      s.slot = home(origin);
       s.after_recv = after_recv;
     }
     s.link = classify_link(in_.places, in_.node, me_, peer);
@@ -79,15 +91,16 @@ class LeaderPlanner {
   // gets weighted shares from the source and exchanges them (all-to-all).
   void deliver_intra(int source, const std::vector<int>& dests) {
     const int source_device = place(source).device;
-    std::vector<int> others;
+    grouped_.clear();
     for (const int d : dests) {
       if (place(d).device == source_device) {
         direct(source, d);
       } else {
-        others.push_back(d);
+        grouped_.push_back(d);
       }
     }
-    for (const PackageGroup& g : group_by_package(std::move(others), in_.places)) {
+    group_by_package(grouped_, in_.places, groups_);
+    for (const PackageGroup& g : groups_) {
       if (g.members.size() == 1) {
         direct(source, g.leader());
         continue;
@@ -96,9 +109,10 @@ class LeaderPlanner {
     }
   }
 
-  void exchange_in_group(int source, const std::vector<int>& members, const std::vector<std::uint32_t>& w) {
+  void exchange_in_group(int source, std::span<const int> members, const std::vector<std::uint32_t>& w) {
     const std::size_t n = members.size();
-    std::vector<Share> share(n);
+    std::vector<Share>& share = shares_;
+    share.resize(n);
     std::uint32_t prefix = 0;
     for (std::size_t i = 0; i < n; ++i) {
       share[i] = {prefix, prefix + w[i], 0};
@@ -131,7 +145,9 @@ class LeaderPlanner {
   // the network, the leaders exchange parts, each leader forwards every part
   // to the rest of its group.
   void deliver_remote(int source, const std::vector<int>& dests) {
-    const std::vector<PackageGroup> groups = group_by_package(dests, in_.places);
+    grouped_.assign(dests.begin(), dests.end());
+    group_by_package(grouped_, in_.places, groups_);
+    const std::vector<PackageGroup>& groups = groups_;
     const auto k = static_cast<std::uint32_t>(groups.size());
     auto part = [k](std::size_t j) {
       const auto u = static_cast<std::uint32_t>(j);
@@ -142,13 +158,14 @@ class LeaderPlanner {
       return;
     }
     for (std::size_t j = 0; j < groups.size(); ++j) {
-      const std::vector<int>& members = groups[j].members;
+      const std::span<const int> members = groups[j].members;
       if (std::find(members.begin(), members.end(), me_) == members.end()) continue;
       if (me_ != groups[j].leader()) {  // PEM, receiving end
         for (std::size_t i = 0; i < groups.size(); ++i) recv(members.front(), source, part(i));
         return;
       }
-      std::vector<int> got(groups.size());
+      std::vector<int>& got = got_;
+      got.assign(groups.size(), -1);
       got[j] = recv(source, source, part(j));  // L_r
       for (std::size_t i = 0; i < groups.size(); ++i) {
         if (i != j) got[i] = recv(groups[i].leader(), source, part(i));  // RM in
@@ -208,7 +225,7 @@ class LeaderPlanner {
       run.push_back(edges[i].second);
       if (i + 1 == edges.size() || edges[i + 1].first != edges[i].first) {
         const int source = edges[i].first;
-        if (source != me_ && home_.count(source) != 0) deliver(source, run);
+        if (source != me_ && has_home(source)) deliver(source, run);
         run.clear();
       }
     }
@@ -219,8 +236,8 @@ class LeaderPlanner {
       const int origin = in_.in[static_cast<std::size_t>(slot)];
       if (origin == me_) {
         plan_.copies.push_back({-1, slot});
-      } else if (origin != kNoRank && home_.at(origin) != slot) {
-        plan_.copies.push_back({home_.at(origin), slot});
+      } else if (origin != kNoRank && home(origin) != slot) {
+        plan_.copies.push_back({home(origin), slot});
       }
     }
   }
@@ -228,7 +245,12 @@ class LeaderPlanner {
   const PlanInput& in_;
   int me_;
   Plan plan_;
-  std::unordered_map<int, int> home_;
+  std::vector<std::pair<int, int>> home_;  // (origin, home slot), by origin
+  // Reused by every delivery (none runs inside another).
+  std::vector<int> grouped_;
+  std::vector<PackageGroup> groups_;
+  std::vector<Share> shares_;
+  std::vector<int> got_;
 };
 
 }  // namespace

@@ -9,8 +9,6 @@
 // out-edge.
 #include "algos/linear_plan.h"
 
-#include <unordered_map>
-
 #include "algos/link_class.h"
 
 namespace nbrcoll::algos {
@@ -29,7 +27,9 @@ Plan linear_plan_of(const PlanInput& input, bool alltoall, const std::function<b
     self_out_edges[k] = j;
   }
   std::size_t self_seen = 0;
-  std::unordered_map<int, int> seen;
+  // A slot's tag: its occurrence among the slots of its source (`keep`
+  // takes or drops every slot of one source alike).
+  const std::vector<int> k_in_list = occurrence_numbers(input.in);
   for (int slot = 0; slot < static_cast<int>(input.in.size()); ++slot) {
     const int source = input.in[static_cast<std::size_t>(slot)];
     if (source == kNoRank) continue;
@@ -50,7 +50,7 @@ Plan linear_plan_of(const PlanInput& input, bool alltoall, const std::function<b
     r.peer = source;
     r.origin = source;
     r.slot = slot;
-    r.tag = seen[source]++;
+    r.tag = k_in_list[static_cast<std::size_t>(slot)];
     r.link = classify_link(input.places, input.node, source, input.rank);
     plan.recvs.push_back(r);
   }

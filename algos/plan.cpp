@@ -13,10 +13,22 @@ std::uint64_t split_point_wide(std::uint64_t block, std::uint32_t w, std::uint32
 }
 
 std::vector<int> occurrence_numbers(const std::vector<int>& list) {
+  std::vector<int> k(list.size(), 0);
+  // Most neighbourhoods are short: counting the equal entries before each
+  // one directly beats sorting (position, value) pairs there, and needs no
+  // second allocation.
+  constexpr std::size_t kShortList = 32;
+  if (list.size() <= kShortList) {
+    for (std::size_t i = 1; i < list.size(); ++i) {
+      int before = 0;
+      for (std::size_t j = 0; j < i; ++j) before += list[j] == list[i] ? 1 : 0;
+      k[i] = before;
+    }
+    return k;
+  }
   std::vector<std::pair<int, int>> order(list.size());  // (value, position): equal values in list order
   for (std::size_t i = 0; i < list.size(); ++i) order[i] = {list[i], static_cast<int>(i)};
   std::sort(order.begin(), order.end());
-  std::vector<int> k(list.size(), 0);
   for (std::size_t i = 1; i < order.size(); ++i) {
     if (order[i].first == order[i - 1].first)
       k[static_cast<std::size_t>(order[i].second)] = k[static_cast<std::size_t>(order[i - 1].second)] + 1;

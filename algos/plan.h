@@ -58,7 +58,7 @@ inline ByteRange share_bytes(const Share& share, std::uint64_t block) {
 
 // For each entry of `list`, how many equal entries come before it: the k of
 // "the k-th occurrence of a peer" that pairs duplicate edges (MPI's rule).
-// O(n log n), no per-entry allocation.
+// O(n log n) (short lists: a direct count), no per-entry allocation.
 std::vector<int> occurrence_numbers(const std::vector<int>& list);
 
 // Which receive slot the alltoall block of an out-edge fills where a rank

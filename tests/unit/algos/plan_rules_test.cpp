@@ -146,25 +146,31 @@ TEST(PlanRules, IntraWeights) {
   for (int d = 0; d < 8; ++d) places.push_back({0, d, d / 2});
   places.push_back({0, 9, 9});  // a device outside the matrices
   // Eq. 2 (links): GCD 1 -> {2, 3}: 0 and 1.
-  EXPECT_EQ(intra_weights(1, {2, 3}, places, mi250.matrices), (std::vector<std::uint32_t>{0, 1}));
+  EXPECT_EQ(intra_weights(1, std::vector<int>{2, 3}, places, mi250.matrices), (std::vector<std::uint32_t>{0, 1}));
   // Eq. 2: GCD 0 -> {4, 5}: links 2 and 0.
-  EXPECT_EQ(intra_weights(0, {4, 5}, places, mi250.matrices), (std::vector<std::uint32_t>{2, 0}));
+  EXPECT_EQ(intra_weights(0, std::vector<int>{4, 5}, places, mi250.matrices), (std::vector<std::uint32_t>{2, 0}));
   // Eq. 1 (hops): GCD 6 -> {4, 5}: hops 2 and 2 -> n_h = 4, weights 2 and 2.
-  EXPECT_EQ(intra_weights(6, {4, 5}, places, mi250.matrices), (std::vector<std::uint32_t>{2, 2}));
+  EXPECT_EQ(intra_weights(6, std::vector<int>{4, 5}, places, mi250.matrices), (std::vector<std::uint32_t>{2, 2}));
   // Unknown device: equal weights.
-  EXPECT_EQ(intra_weights(8, {4, 5}, places, mi250.matrices), (std::vector<std::uint32_t>{1, 1}));
+  EXPECT_EQ(intra_weights(8, std::vector<int>{4, 5}, places, mi250.matrices), (std::vector<std::uint32_t>{1, 1}));
   // No links, no hops: equal weights.
   NodeMatrices zero{8, std::vector<int>(64, 0), std::vector<int>(64, 0)};
-  EXPECT_EQ(intra_weights(0, {2, 3, 4}, places, zero), (std::vector<std::uint32_t>{1, 1, 1}));
+  EXPECT_EQ(intra_weights(0, std::vector<int>{2, 3, 4}, places, zero), (std::vector<std::uint32_t>{1, 1, 1}));
 }
 
 TEST(PlanRules, GroupByPackageElectsLowestDeviceThenLowestRank) {
   std::vector<RankPlace> places = {{0, 3, 1}, {0, 2, 1}, {0, 2, 1}, {0, 7, 3}, {0, 5, 2}};
-  const auto groups = group_by_package({0, 1, 2, 3, 4}, places);
+  std::vector<int> ranks = {0, 1, 2, 3, 4};
+  std::vector<PackageGroup> groups = {{9, {}}};  // replaced, not appended to
+  group_by_package(ranks, places, groups);
+  const auto members = [&groups](std::size_t g) {
+    return std::vector<int>(groups[g].members.begin(), groups[g].members.end());
+  };
   ASSERT_EQ(groups.size(), 3u);
-  EXPECT_EQ(groups[0].members, (std::vector<int>{1, 2, 0}));
-  EXPECT_EQ(groups[1].members, (std::vector<int>{4}));
-  EXPECT_EQ(groups[2].members, (std::vector<int>{3}));
+  EXPECT_EQ(members(0), (std::vector<int>{1, 2, 0}));
+  EXPECT_EQ(members(1), (std::vector<int>{4}));
+  EXPECT_EQ(members(2), (std::vector<int>{3}));
+  EXPECT_EQ(groups[1].package, 2);
 }
 
 TEST(PlanStatsTest, Fig5PerLinkClass) {
