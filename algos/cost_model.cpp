@@ -270,28 +270,33 @@ double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on
   return oversubscribed * (per_message + local_wire + copies) + network + wait;
 }
 
-std::uint64_t node_network_blocks(const PlanInput& input, Variant v, bool alltoall) {
+NetworkBlocks node_network_block_counts(const PlanInput& input) {
   const auto node = [&input](int r) { return input.places[static_cast<std::size_t>(r)].node; };
   const int mine = node(input.rank);
-  // Per edge, or per (source, remote node) for the deduplicating allgathers.
-  const bool per_edge = v == Variant::kLinear || alltoall;
+  std::vector<std::uint64_t> keys;  // (source, remote node) for the deduplicating plans
   const auto count = [&](const std::vector<std::pair<int, std::vector<int>>>& lists, bool out) {
-    std::vector<std::uint64_t> keys;  // (source, remote node) for the deduplicating plans
+    keys.clear();
     std::uint64_t edges = 0;
     for (const auto& [rank, list] : lists) {
       for (const int peer : list) {
         if (peer == kNoRank || node(peer) == mine) continue;
         ++edges;
-        if (!per_edge)
-          keys.push_back(out ? static_cast<std::uint64_t>(rank) << 32 | static_cast<std::uint32_t>(node(peer))
-                             : static_cast<std::uint64_t>(peer));
+        keys.push_back(out ? static_cast<std::uint64_t>(rank) << 32 | static_cast<std::uint32_t>(node(peer))
+                           : static_cast<std::uint64_t>(peer));
       }
     }
-    if (per_edge) return edges;
     std::sort(keys.begin(), keys.end());
-    return static_cast<std::uint64_t>(std::unique(keys.begin(), keys.end()) - keys.begin());
+    return NetworkBlocks{edges, static_cast<std::uint64_t>(std::unique(keys.begin(), keys.end()) - keys.begin())};
   };
-  return std::max(count(input.node_out, true), count(input.node_in, false));
+  const NetworkBlocks sent = count(input.node_out, true);
+  const NetworkBlocks received = count(input.node_in, false);
+  return {std::max(sent.per_edge, received.per_edge), std::max(sent.per_source, received.per_source)};
+}
+
+std::uint64_t node_network_blocks(const PlanInput& input, Variant v, bool alltoall) {
+  // Per edge, or per (source, remote node) for the deduplicating allgathers.
+  const NetworkBlocks n = node_network_block_counts(input);
+  return v == Variant::kLinear || alltoall ? n.per_edge : n.per_source;
 }
 
 std::uint64_t node_network_bytes(const PlanInput& input, Variant v, bool alltoall, std::uint64_t block_bytes) {
@@ -311,7 +316,11 @@ std::vector<std::int64_t> predict_row_ns(const PlanInput& input, const Plan& pla
 
 std::vector<std::int64_t> predict_row_ns(const Plan& plan, const MachineModel& m, int ranks_on_node,
                                          std::uint64_t node_blocks) {
-  const LoadShape shape = load_shape(plan);  // not per size
+  return predict_row_ns(load_shape(plan), m, ranks_on_node, node_blocks);  // the shape is not per size
+}
+
+std::vector<std::int64_t> predict_row_ns(const LoadShape& shape, const MachineModel& m, int ranks_on_node,
+                                         std::uint64_t node_blocks) {
   std::vector<std::int64_t> row;
   row.reserve(kModelSizeCount);
   for (const std::uint64_t b : model_sizes()) {

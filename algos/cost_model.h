@@ -78,22 +78,28 @@ struct LoadShape {
     Share share;
     int waits_on = kLinkClassCount;  // a forward: the class of the receive it waits for
     std::uint64_t count = 0;
+    friend bool operator==(const Group&, const Group&) = default;
   };
   struct BundleIn {
     LinkClass link = LinkClass::kNetwork;
     std::size_t pieces = 0;
     std::size_t slots = 0;  // pieces that fill a slot here
+    friend bool operator==(const BundleIn&, const BundleIn&) = default;
   };
   struct BundleOut {
     LinkClass link = LinkClass::kNetwork;
     std::size_t pieces = 0;
     std::vector<BundleIn> waits_on;  // per piece carried on: the bundle it came in
+    friend bool operator==(const BundleOut&, const BundleOut&) = default;
   };
   std::vector<Group> sends;
   std::vector<Group> recvs;
   std::uint64_t copies = 0;
   std::vector<BundleOut> bundle_sends;
   std::vector<BundleIn> bundle_recvs;
+  // Plans of equal shape cost alike at every size (a linear allgather plan
+  // and its alltoall twin, mostly).
+  friend bool operator==(const LoadShape&, const LoadShape&) = default;
 };
 LoadShape load_shape(const Plan& plan);
 RankLoad rank_load(const LoadShape& shape, std::uint64_t block_bytes);
@@ -115,6 +121,14 @@ double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on
 std::uint64_t node_network_bytes(const PlanInput& input, Variant v, bool alltoall, std::uint64_t block_bytes);
 // The same in blocks (node_network_bytes is this times block_bytes).
 std::uint64_t node_network_blocks(const PlanInput& input, Variant v, bool alltoall);
+// Both counts node_network_blocks gives, from one pass over the node's
+// lists: per edge (linear, the alltoalls) and per (source, remote node)
+// (the deduplicating allgathers, leader and aggregated).
+struct NetworkBlocks {
+  std::uint64_t per_edge = 0;
+  std::uint64_t per_source = 0;
+};
+NetworkBlocks node_network_block_counts(const PlanInput& input);
 
 // The library's rule in one place: `input.rank`'s time (us) in one call of
 // `plan` (variant `v` of the allgather or alltoall plans), every block
@@ -129,6 +143,8 @@ std::vector<std::int64_t> predict_row_ns(const PlanInput& input, const Plan& pla
 // The same with the node's network blocks already counted
 // (node_network_blocks: one count serves every variant that counts alike).
 std::vector<std::int64_t> predict_row_ns(const Plan& plan, const MachineModel& m, int ranks_on_node,
+                                         std::uint64_t node_blocks);
+std::vector<std::int64_t> predict_row_ns(const LoadShape& shape, const MachineModel& m, int ranks_on_node,
                                          std::uint64_t node_blocks);
 // The ranks of `input.rank`'s node (from input.places).
 int ranks_on_node(const PlanInput& input);

@@ -87,11 +87,35 @@ void BM_CostRows(benchmark::State& state) {
   const int ranks = ranks_on_node(input);
   // As src/state/cost_tables.cpp does: two counts of the node's network blocks serve the five rows.
   for (auto _ : state) {
-    const std::uint64_t per_edge = node_network_blocks(input, Variant::kLinear, false);
-    const std::uint64_t per_source = node_network_blocks(input, Variant::kLeader, false);
+    const NetworkBlocks blocks = node_network_block_counts(input);
     for (std::size_t i = 0; i < std::size(plans); ++i) {
       const bool dedup = i == 1 || i == 2;
-      const auto row = predict_row_ns(plans[i].second, machine, ranks, dedup ? per_source : per_edge);
+      const auto row = predict_row_ns(plans[i].second, machine, ranks, dedup ? blocks.per_source : blocks.per_edge);
+      benchmark::DoNotOptimize(row.data());
+    }
+  }
+}
+
+// Everything a graph seen for the first time plans at creation, as
+// src/state/plan_set.cpp does: the five plans (the two aggregated ones from
+// one pass) and their cost rows.
+void BM_CreationPlans(benchmark::State& state) {
+  const PlanInput& input = input_for(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+  const MachineModel machine = *builtin_machine("frontier");
+  for (auto _ : state) {
+    const Plan linear = build_linear_plan(input);
+    const Plan leader = build_leader_plan(input);
+    const auto [aggregated, alltoall_aggregated] = build_aggregated_plans(input);
+    const Plan alltoall_linear = build_linear_alltoall_plan(input);
+    const int ranks = ranks_on_node(input);
+    const NetworkBlocks blocks = node_network_block_counts(input);
+    const std::pair<const Plan*, std::uint64_t> rows[] = {{&linear, blocks.per_edge},
+                                                          {&leader, blocks.per_source},
+                                                          {&aggregated, blocks.per_source},
+                                                          {&alltoall_linear, blocks.per_edge},
+                                                          {&alltoall_aggregated, blocks.per_edge}};
+    for (const auto& [plan, node_blocks] : rows) {
+      const auto row = predict_row_ns(*plan, machine, ranks, node_blocks);
       benchmark::DoNotOptimize(row.data());
     }
   }
@@ -112,6 +136,7 @@ BENCHMARK(BM_Planner<build_linear_alltoall_plan>)->Name("BM_LinearAlltoallPlan")
 BENCHMARK(BM_Planner<build_aggregated_alltoall_plan>)->Name("BM_AggregatedAlltoallPlan")->Apply(Args);
 BENCHMARK(BM_MixPlans)->Apply(Args);
 BENCHMARK(BM_CostRows)->Apply(Args);
+BENCHMARK(BM_CreationPlans)->Apply(Args);
 
 }  // namespace
 

@@ -51,10 +51,35 @@ const algos::Plan& alltoall_plan(const PlanSet& set, Variant v) {
   return v == Variant::kLinear ? set.alltoall_linear : set.alltoall_aggregated;
 }
 
-void add_rows(const algos::Plan& plan, int ranks_on_node, std::uint64_t node_blocks, std::vector<std::int64_t>& terms) {
-  const std::vector<std::int64_t> row = algos::predict_row_ns(plan, machine_model(), ranks_on_node, node_blocks);
-  terms.insert(terms.end(), row.begin(), row.end());
-}
+// Rows of this rank's cost terms, one per plan; a plan of the same shape
+// and network count as an earlier one (the linear allgather and alltoall
+// plans, mostly) copies its row instead of evaluating it again.
+class RowMaker {
+ public:
+  RowMaker(int ranks_on_node, std::vector<std::int64_t>& terms) : ranks_(ranks_on_node), terms_(terms) {}
+  void add(const algos::Plan& plan, std::uint64_t node_blocks) {
+    algos::LoadShape shape = algos::load_shape(plan);
+    for (const Made& m : made_) {
+      if (m.node_blocks == node_blocks && m.shape == shape) {
+        terms_.insert(terms_.end(), m.row.begin(), m.row.end());
+        return;
+      }
+    }
+    std::vector<std::int64_t> row = algos::predict_row_ns(shape, machine_model(), ranks_, node_blocks);
+    terms_.insert(terms_.end(), row.begin(), row.end());
+    made_.push_back({std::move(shape), node_blocks, std::move(row)});
+  }
+
+ private:
+  struct Made {
+    algos::LoadShape shape;
+    std::uint64_t node_blocks = 0;
+    std::vector<std::int64_t> row;
+  };
+  int ranks_;
+  std::vector<std::int64_t>& terms_;
+  std::vector<Made> made_;
+};
 
 }  // namespace
 
@@ -64,14 +89,13 @@ const algos::MachineModel& machine_model() {
 }
 
 void cost_terms(const PlanSet& set, const algos::PlanInput& input, std::vector<std::int64_t>& terms) {
-  const int ranks = algos::ranks_on_node(input);
   // Two counts serve all five rows: per edge (linear, both alltoalls) and
   // per (source, remote node) (the deduplicating allgathers).
-  const std::uint64_t per_edge = algos::node_network_blocks(input, Variant::kLinear, false);
-  const std::uint64_t per_source = algos::node_network_blocks(input, Variant::kLeader, false);
+  const algos::NetworkBlocks blocks = algos::node_network_block_counts(input);
+  RowMaker rows(algos::ranks_on_node(input), terms);
   for (const Variant v : kGatherRows)
-    add_rows(gather_plan(set, v), ranks, v == Variant::kLinear ? per_edge : per_source, terms);
-  for (const Variant v : kAlltoallRows) add_rows(alltoall_plan(set, v), ranks, per_edge, terms);
+    rows.add(gather_plan(set, v), v == Variant::kLinear ? blocks.per_edge : blocks.per_source);
+  for (const Variant v : kAlltoallRows) rows.add(alltoall_plan(set, v), blocks.per_edge);
 }
 
 void linear_cost_terms(const GraphInfo& info, int ranks_on_node, std::vector<std::int64_t>& terms) {

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
 #include <span>
 #include <string>
 
@@ -167,21 +169,65 @@ TEST(CostModel, TimeGrowsWithBytesAndWithRanksPerCore) {
   EXPECT_GT(predict_rank_us(l, m, 2, 1 << 20), predict_rank_us(l, m, 2, 4096));
 }
 
-// The library counts a node's network blocks twice, not once per row
+// The library counts a node's network blocks in one pass, two ways
 // (src/state/cost_tables.cpp): per edge for linear and both alltoalls, per
-// (source, remote node) for leader and aggregated.
-TEST(CostModel, NodeNetworkBlocksTakeTwoValues) {
+// (source, remote node) for leader and aggregated. Against a count by sets.
+TEST(CostModel, NodeNetworkBlockCountsMatchACountBySets) {
   CommGraph g = make_uniform_comm(Model::kFrontier, 3, 4);
   Rng rng(5);
-  set_edges(g, erdos_renyi_edges(g.size(), 0.4, rng), &rng);
+  set_edges(g, erdos_renyi_edges(g.size(), 0.4, rng), &rng, 0.1);
   for (int r = 0; r < g.size(); ++r) {
     const PlanInput input = make_plan_input(g, r);
-    const std::uint64_t per_edge = node_network_blocks(input, Variant::kLinear, false);
-    const std::uint64_t per_source = node_network_blocks(input, Variant::kLeader, false);
-    EXPECT_EQ(node_network_blocks(input, Variant::kAggregated, false), per_source);
-    EXPECT_EQ(node_network_blocks(input, Variant::kLinear, true), per_edge);
-    EXPECT_EQ(node_network_blocks(input, Variant::kAggregated, true), per_edge);
-    EXPECT_LE(per_source, per_edge);
+    const auto node = [&input](int rank) { return input.places[static_cast<std::size_t>(rank)].node; };
+    const int mine = node(r);
+    std::uint64_t out_edges = 0;
+    std::uint64_t in_edges = 0;
+    std::set<std::pair<int, int>> out_sources;  // (source here, remote node)
+    std::set<int> in_sources;                   // remote sources
+    for (const auto& [s, list] : input.node_out) {
+      for (const int d : list) {
+        if (d == kNoRank || node(d) == mine) continue;
+        ++out_edges;
+        out_sources.insert({s, node(d)});
+      }
+    }
+    for (const auto& [d, list] : input.node_in) {
+      for (const int s : list) {
+        if (s == kNoRank || node(s) == mine) continue;
+        ++in_edges;
+        in_sources.insert(s);
+      }
+    }
+    const NetworkBlocks counts = node_network_block_counts(input);
+    EXPECT_EQ(counts.per_edge, std::max(out_edges, in_edges));
+    EXPECT_EQ(counts.per_source, std::max<std::uint64_t>(out_sources.size(), in_sources.size()));
+    EXPECT_EQ(node_network_blocks(input, Variant::kLinear, false), counts.per_edge);
+    EXPECT_EQ(node_network_blocks(input, Variant::kLeader, false), counts.per_source);
+    EXPECT_EQ(node_network_blocks(input, Variant::kAggregated, false), counts.per_source);
+    EXPECT_EQ(node_network_blocks(input, Variant::kLinear, true), counts.per_edge);
+    EXPECT_EQ(node_network_blocks(input, Variant::kAggregated, true), counts.per_edge);
+  }
+}
+
+// A cost row depends on a plan only through its load shape, which is what
+// lets the library evaluate a row once for plans of one shape (the linear
+// allgather and alltoall plans: the same messages and copies).
+TEST(CostModel, RowsFollowTheLoadShape) {
+  const MachineModel m = *builtin_machine("frontier");
+  CommGraph g = make_uniform_comm(Model::kFrontier, 2, 4);
+  Rng rng(11);
+  set_edges(g, erdos_renyi_edges(g.size(), 0.5, rng), &rng, 0.1);
+  for (int r = 0; r < g.size(); ++r) {
+    const PlanInput input = make_plan_input(g, r);
+    const Plan linear = build_linear_plan(input);
+    const Plan leader = build_leader_plan(input);
+    EXPECT_EQ(predict_row_ns(load_shape(leader), m, 4, 3), predict_row_ns(leader, m, 4, 3));
+    EXPECT_EQ(load_shape(linear), load_shape(build_linear_alltoall_plan(input))) << "rank " << r;
+    const bool forwards =
+        std::any_of(leader.sends.begin(), leader.sends.end(), [](const Send& s) { return s.after_recv >= 0; });
+    if (forwards) {
+      EXPECT_FALSE(load_shape(leader) == load_shape(linear)) << "rank " << r;
+    }
   }
 }
 
