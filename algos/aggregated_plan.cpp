@@ -97,7 +97,7 @@ class PairSide {
   PairSide(PairSide&&) = default;
   PairSide& operator=(PairSide&&) = default;
   // (remote node, edge) for every edge of the side, in any order.
-  void build(int nodes, std::vector<std::pair<int, PairEdge>>& found) {
+  void build(int nodes, const std::vector<std::pair<int, PairEdge>>& found) {
     std::vector<std::size_t> first(static_cast<std::size_t>(nodes) + 1, 0);  // counting sort by node
     for (const auto& f : found) ++first[static_cast<std::size_t>(f.first) + 1];
     for (std::size_t n = 1; n < first.size(); ++n) first[n] += first[n - 1];

@@ -6,6 +6,7 @@
 // two agree), and each keeps only the fragments it sends or receives.
 #include <algorithm>
 #include <span>
+#include <stdexcept>
 #include <utility>
 
 #include "algos/grouping.h"
@@ -51,7 +52,9 @@ class LeaderPlanner {
     return it != home_.end() && it->first == origin;
   }
   [[nodiscard]] int home(int origin) const {
-    return std::lower_bound(home_.begin(), home_.end(), std::pair(origin, -1))->second;
+    const auto it = std::lower_bound(home_.begin(), home_.end(), std::pair(origin, -1));
+    if (it == home_.end() || it->first != origin) throw std::out_of_range("leader plan: origin without a slot");
+    return it->second;
   }
 
   int recv(int peer, int origin, Share share) {
