@@ -48,7 +48,7 @@ struct GraphInfo {
   // Its plans, schedules and own cost rows; shared with every graph of the
   // same planners' input (plan_set.h). A PlanSet's lazy members are built
   // through a const GraphInfo: the pointer is const, the set is not.
-  std::shared_ptr<PlanSet> plans = std::make_shared<PlanSet>();
+  std::shared_ptr<PlanSet> plans;  // set by graph set-up (plan_set_for)
   // The cost model's predicted time of each variant per block size, the
   // same on every rank (cost_tables.h), and what auto chooses from: the
   // same without a variant that never wins.

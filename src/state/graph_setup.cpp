@@ -255,7 +255,7 @@ void set_tag_stride(GraphInfo& info) {
 // the plans alone.
 void build_plans(algos::PlanInput& input, GraphInfo& info, bool& reused) {
   set_node(input);
-  info.plans = plan_set_for(input, reused);
+  info.plans = plan_set_for(input, PlanSetKind::kEveryPlanner, reused);
   info.mixed_lazily = true;
   info.agreed_max = info.plans->cost_terms;
   set_tag_stride(info);
@@ -344,13 +344,14 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
     // rank enters (or, without one, stops: setup_graph).
     if (own.failed) return MPI_ERR_OTHER;
     info->linear_only = true;
+    input.places = std::move(decoded.places);
+    set_node(input);
     if (facts.unagreed) {
       info->unagreed = true;  // its plans are built when first needed (schedules.h); tags all 0
       info->tag_stride = 1;
+      info->plans = plan_set_for(input, PlanSetKind::kLinearUntagged, times.plans_reused);
     } else {
-      input.places = std::move(decoded.places);
-      set_node(input);
-      build_linear_plans(input, *info);
+      info->plans = plan_set_for(input, PlanSetKind::kLinear, times.plans_reused);
       set_tag_stride(*info);
     }
     times.plans = clock.lap();
@@ -469,7 +470,7 @@ void trace_setup(const GraphInfo& info, const SetupTimes& t, const char* channel
   };
   log(LogLevel::kTrace, "graph setup (%d ranks, %d nodes, %s%s) in us: %s, %s, %s, %s, %s, %s, %s, %s", info.size,
       info.nodes, channel,
-      info.linear_only ? ", linear plans only"
+      info.linear_only ? (t.plans_reused ? ", linear plans only, reused" : ", linear plans only")
       : t.plans_reused ? ", plans reused"
                        : "",
       step("neighbours", t.neighbours).c_str(), step("places", t.places).c_str(), step("devices", t.devices).c_str(),

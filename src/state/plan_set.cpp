@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "state/cost_tables.h"
+#include "state/schedules.h"
 
 namespace nbrcoll {
 
@@ -12,13 +13,20 @@ namespace {
 
 struct Kept {
   std::uint64_t hash = 0;
+  PlanSetKind kind = PlanSetKind::kEveryPlanner;
   algos::PlanInput input;
   std::shared_ptr<PlanSet> set;
 };
 
-// Every planner's plans and the cost model's prediction of this rank's
-// time per variant and size (the agreement makes them the slowest rank's).
-void plan(const algos::PlanInput& input, PlanSet& set) {
+// What a new set of `kind` holds from the start. Every planner: each
+// plan and the cost model's prediction of this rank's time per variant and
+// size (the agreement makes them the slowest rank's).
+void plan(const algos::PlanInput& input, PlanSetKind kind, PlanSet& set) {
+  if (kind == PlanSetKind::kLinearUntagged) return;
+  if (kind == PlanSetKind::kLinear) {
+    build_linear_plans(input, set);
+    return;
+  }
   set.linear = algos::build_linear_plan(input);
   set.leader = algos::build_leader_plan(input);
   std::tie(set.aggregated, set.alltoall_aggregated) = algos::build_aggregated_plans(input);
@@ -31,11 +39,11 @@ std::vector<Kept> g_kept;  // most recently used last
 
 }  // namespace
 
-std::shared_ptr<PlanSet> plan_set_for(const algos::PlanInput& input, bool& reused) {
+std::shared_ptr<PlanSet> plan_set_for(const algos::PlanInput& input, PlanSetKind kind, bool& reused) {
   const std::uint64_t hash = algos::hash_plan_input(input);
   const std::lock_guard<std::mutex> lock(g_mutex);
-  const auto hit =
-      std::find_if(g_kept.begin(), g_kept.end(), [&](const Kept& k) { return k.hash == hash && k.input == input; });
+  const auto hit = std::find_if(g_kept.begin(), g_kept.end(),
+                                [&](const Kept& k) { return k.hash == hash && k.kind == kind && k.input == input; });
   if (hit != g_kept.end()) {
     std::rotate(hit, hit + 1, g_kept.end());
     reused = true;
@@ -43,9 +51,9 @@ std::shared_ptr<PlanSet> plan_set_for(const algos::PlanInput& input, bool& reuse
   }
   reused = false;
   auto set = std::make_shared<PlanSet>();
-  plan(input, *set);
+  plan(input, kind, *set);
   if (g_kept.size() == kKeptPlanSets) g_kept.erase(g_kept.begin());
-  g_kept.push_back({hash, input, set});
+  g_kept.push_back({hash, kind, input, set});
   return set;
 }
 

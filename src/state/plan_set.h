@@ -39,11 +39,26 @@ struct PlanSet {
 // most recently made or reused ones.
 inline constexpr std::size_t kKeptPlanSets = 8;
 
-// The plan set of a graph with every planner whose complete input (node
-// lists included) is `input`: a kept set made from an equal input, or a new
-// one (every planner's plans and this rank's cost terms; the schedules wait
-// for their first call) that is then kept. `reused` says which.
-// Thread-safe; what planning throws passes through and nothing is kept.
-std::shared_ptr<PlanSet> plan_set_for(const algos::PlanInput& input, bool& reused);
+// What a set holds, by the kind of graph set-up (graph_setup.cpp); sets of
+// different kinds are never shared.
+enum class PlanSetKind : std::uint8_t {
+  // A graph with every planner: every planner's plans and this rank's cost
+  // terms, made now; the schedules wait for their first call.
+  kEveryPlanner,
+  // A linear-only graph with the agreement: both linear plans and their
+  // schedules, made now (their tags give the stride).
+  kLinear,
+  // A linear-only graph without the agreement: linear plans with tags all
+  // 0 and their schedules, made by the first call of each family
+  // (schedules.h); a graph sharing the set finds what earlier graphs built.
+  kLinearUntagged,
+};
+
+// The plan set of a graph of `kind` whose complete input (for a graph with
+// every planner, node lists included) is `input`: a kept set of that kind
+// made from an equal input, or a new one that is then kept. `reused` says
+// which. Thread-safe; what planning throws passes through and nothing is
+// kept.
+std::shared_ptr<PlanSet> plan_set_for(const algos::PlanInput& input, PlanSetKind kind, bool& reused);
 
 }  // namespace nbrcoll

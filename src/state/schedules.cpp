@@ -31,12 +31,15 @@ algos::Schedule& schedule_of(PlanSet& set, bool alltoall) {
 }
 
 // One family's linear plan and schedule; `zero`: its tags all 0.
-void build_linear_family(const algos::PlanInput& input, const GraphInfo& info, bool alltoall, bool zero) {
-  algos::Plan& plan = alltoall ? info.plans->alltoall_linear : info.plans->linear;
+void build_linear_family(const algos::PlanInput& input, PlanSet& set, bool alltoall, bool zero) {
+  algos::Plan& plan = alltoall ? set.alltoall_linear : set.linear;
   plan = alltoall ? algos::build_linear_alltoall_plan(input) : algos::build_linear_plan(input);
   if (zero) zero_tags(plan);
-  schedule_of(*info.plans, alltoall) = algos::compile_schedule(
-      algos::mix_plans({{Variant::kLinear, &plan}}, input.in, input.out.size(), alltoall), info.node_of);
+  std::vector<int> node_of;
+  node_of.reserve(input.places.size());
+  for (const algos::RankPlace& p : input.places) node_of.push_back(p.node);
+  schedule_of(set, alltoall) = algos::compile_schedule(
+      algos::mix_plans({{Variant::kLinear, &plan}}, input.in, input.out.size(), alltoall), node_of);
 }
 
 // One family's schedule of a graph with every planner, from its plans.
@@ -52,7 +55,7 @@ void build_lazily(const GraphInfo& info, bool alltoall) {
   std::call_once(alltoall ? info.plans->alltoall_built : info.plans->gather_built, [&info, alltoall] {
     try {
       if (info.unagreed)
-        build_linear_family(plan_input_of(info), info, alltoall, true);
+        build_linear_family(plan_input_of(info), *info.plans, alltoall, true);
       else
         build_mixed_family(info, alltoall);
     } catch (const std::exception& e) {
@@ -66,9 +69,9 @@ void build_lazily(const GraphInfo& info, bool alltoall) {
 
 }  // namespace
 
-void build_linear_plans(const algos::PlanInput& input, GraphInfo& info) {
-  build_linear_family(input, info, false, false);
-  build_linear_family(input, info, true, false);
+void build_linear_plans(const algos::PlanInput& input, PlanSet& set) {
+  build_linear_family(input, set, false, false);
+  build_linear_family(input, set, true, false);
 }
 
 std::vector<std::pair<Variant, const algos::Plan*>> family_plans(const PlanSet& set, bool alltoall) {

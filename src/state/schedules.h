@@ -10,6 +10,8 @@
 //   tags all 0, stride 1): its linear plans wait too;
 // - an agreed linear-only graph builds both at creation
 //   (build_linear_plans).
+// Graphs of equal input share their plan set (plan_set.h), so what a
+// family's first call built serves every later graph of that input.
 #pragma once
 
 #include "algos/plan.h"
@@ -19,7 +21,7 @@
 namespace nbrcoll {
 
 // Both linear plans and their schedules, now (an agreed linear-only graph).
-void build_linear_plans(const algos::PlanInput& input, GraphInfo& info);
+void build_linear_plans(const algos::PlanInput& input, PlanSet& set);
 
 // The plans each family's schedule mixes (a graph with every planner).
 std::vector<std::pair<algos::Variant, const algos::Plan*>> family_plans(const PlanSet& set, bool alltoall);

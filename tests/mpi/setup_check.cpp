@@ -361,22 +361,27 @@ void plans_shared(MPI_Comm comm, const Graph& g) {
   const nbrcoll::CommState* sc = nbrcoll::find_state(c);
   check(sa != nullptr && sb != nullptr && sc != nullptr, g.name + ": three graphs set up");
   if (sa == nullptr || sb == nullptr || sc == nullptr) return;
-  if (sa->info->linear_only) {
-    check(sa->info->plans != sb->info->plans, g.name + ": a linear-only graph's plans are its own");
-  } else {
-    check(sa->info->plans == sb->info->plans, g.name + ": equal input, one plan set");
-    check(sa->info->agreed_max == sb->info->agreed_max && sa->info->tag_stride == sb->info->tag_stride,
-          g.name + ": equal input, the same agreed terms and tag stride");
-  }
+  // Every kind of set-up shares: every planner's plans, a linear-only
+  // graph's plans made at creation, or those its first call makes (without
+  // the agreement).
+  check(sa->info->plans == sb->info->plans, g.name + ": equal input, one plan set");
+  check(sa->info->tag_stride == sb->info->tag_stride, g.name + ": equal input, the same tag stride");
+  if (!sa->info->linear_only)
+    check(sa->info->agreed_max == sb->info->agreed_max, g.name + ": equal input, the same agreed terms");
   check(sc->info->plans != sa->info->plans, other.name + ": another input, another plan set");
-  // b's plans after a is freed: one allgather of ranks into guarded slots.
-  MPI_Comm_free(&a);
+  // One allgather of ranks into guarded slots on a (its family's schedule
+  // is made by the first call where it waits), then on b after a is freed.
   const std::vector<int>& in = g.in[static_cast<std::size_t>(rank)];
-  std::vector<int> got(in.size() + 2, -7);
-  MPI_Neighbor_allgather(&rank, 1, MPI_INT, got.data() + 1, 1, MPI_INT, b);
-  bool right = got.front() == -7 && got.back() == -7;
-  for (std::size_t i = 0; i < in.size(); ++i) right = right && got[i + 1] == (in[i] == MPI_PROC_NULL ? -7 : in[i]);
-  check(right, g.name + ": an allgather on a graph whose plan set's maker was freed");
+  const auto allgather_right = [&](MPI_Comm on) {
+    std::vector<int> got(in.size() + 2, -7);
+    MPI_Neighbor_allgather(&rank, 1, MPI_INT, got.data() + 1, 1, MPI_INT, on);
+    bool right = got.front() == -7 && got.back() == -7;
+    for (std::size_t i = 0; i < in.size(); ++i) right = right && got[i + 1] == (in[i] == MPI_PROC_NULL ? -7 : in[i]);
+    return right;
+  };
+  check(allgather_right(a), g.name + ": an allgather on the first graph of a plan set");
+  MPI_Comm_free(&a);
+  check(allgather_right(b), g.name + ": an allgather on a graph whose plan set's maker was freed");
   MPI_Comm_free(&b);
   MPI_Comm_free(&c);
 }
