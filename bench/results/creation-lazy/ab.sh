@@ -10,18 +10,23 @@ set -u
 cd "$(dirname "$0")/../../.."
 export NBRCOLL_TOPO=frontier
 common=(--sizes 1K --algos auto --warmup 1 --iters 3 --create-reps 15)
+# WHERE (default "cluster onehost-2x8") picks the configurations; also
+# onehost-8 and onehost-16: 8 or 16 ranks on one host, one node.
 for round in 1 2; do
   for which in old new; do
     B=$1; [[ $which == new ]] && B=$2
     for p in "rsg --density 0.6" "moore --dims 2 --radius 1"; do
-      echo "== $which round $round cluster ${p%% *}"
-      # shellcheck disable=SC2086
-      timeout 900 bench/cluster/run.sh --nodes 2 --ranks-per-node 8 --rate 1gbit -- "$B" --pattern $p "${common[@]}" |
-        sed -n '/Graph creation/,/^$/p' | grep -v "^$"
-      echo "== $which round $round onehost-2x8 ${p%% *}"
-      # shellcheck disable=SC2086
-      NBRCOLL_RANKS_PER_NODE=8 timeout 900 mpirun -np 16 --oversubscribe --allow-run-as-root -x NBRCOLL_TOPO \
-        -x NBRCOLL_RANKS_PER_NODE "$B" --pattern $p "${common[@]}" | sed -n '/Graph creation/,/^$/p' | grep -v "^$"
+      for where in ${WHERE:-cluster onehost-2x8}; do
+        echo "== $which round $round $where ${p%% *}"
+        case $where in
+          cluster) run=(bench/cluster/run.sh --nodes 2 --ranks-per-node 8 --rate 1gbit --) ;;
+          onehost-2x8) run=(env NBRCOLL_RANKS_PER_NODE=8 mpirun -np 16 -x NBRCOLL_RANKS_PER_NODE) ;;
+          onehost-*) run=(mpirun -np "${where#onehost-}") ;;
+        esac
+        [[ $where == onehost-* ]] && run+=(--oversubscribe --allow-run-as-root -x NBRCOLL_TOPO)
+        # shellcheck disable=SC2086
+        timeout 900 "${run[@]}" "$B" --pattern $p "${common[@]}" | sed -n '/Graph creation/,/^$/p' | grep -v "^$"
+      done
     done
   done
 done
