@@ -348,16 +348,11 @@ class AggregatedPlanner {
     }
     if (by_bundle.empty()) return;
     std::sort(by_bundle.begin(), by_bundle.end());
-    std::vector<std::pair<int, int>> home;  // (origin, home slot), by origin
+    const HomeSlots home(in_.in);
     for (int slot = 0; slot < static_cast<int>(in_.in.size()); ++slot) {
       const int s = in_.in[static_cast<std::size_t>(slot)];
       if (!std::binary_search(by_bundle.begin(), by_bundle.end(), s)) continue;
-      const auto it = std::lower_bound(home.begin(), home.end(), std::pair(s, -1));
-      if (it != home.end() && it->first == s) {
-        plan_.copies.push_back({it->second, slot, -1});
-      } else {
-        home.insert(it, {s, slot});
-      }
+      if (const int first = home.find(s); first != slot) plan_.copies.push_back({first, slot, -1});
     }
   }
 

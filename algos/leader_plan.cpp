@@ -21,10 +21,9 @@ constexpr Share kWhole{0, 1, 1};
 
 class LeaderPlanner {
  public:
-  explicit LeaderPlanner(const PlanInput& input) : in_(input), me_(input.rank) { plan_.rank = me_; }
+  explicit LeaderPlanner(const PlanInput& input) : in_(input), me_(input.rank), home_(input.in) { plan_.rank = me_; }
 
   Plan build() {
-    index_home_slots();
     plan_as_source();
     plan_as_destination();
     add_local_copies();
@@ -35,26 +34,12 @@ class LeaderPlanner {
  private:
   [[nodiscard]] const RankPlace& place(int rank) const { return in_.places[static_cast<std::size_t>(rank)]; }
 
-  // The home slot of an origin: its first slot in this rank's in-list.
-  void index_home_slots() {
-    for (int slot = 0; slot < static_cast<int>(in_.in.size()); ++slot) {
-      const int origin = in_.in[static_cast<std::size_t>(slot)];
-      if (origin != kNoRank && origin != me_) home_.emplace_back(origin, slot);
-    }
-    std::sort(home_.begin(), home_.end());  // (origin, slot): an origin's first slot first
-    home_.erase(
-        std::unique(home_.begin(), home_.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
-        home_.end());
-  }
-
-  [[nodiscard]] bool has_home(int origin) const {
-    const auto it = std::lower_bound(home_.begin(), home_.end(), std::pair(origin, -1));
-    return it != home_.end() && it->first == origin;
-  }
+  // The home slot of an origin (its first slot in this rank's in-list),
+  // which every receive and forward of its block uses.
   [[nodiscard]] int home(int origin) const {
-    const auto it = std::lower_bound(home_.begin(), home_.end(), std::pair(origin, -1));
-    if (it == home_.end() || it->first != origin) throw std::out_of_range("leader plan: origin without a slot");
-    return it->second;
+    const int slot = home_.find(origin);
+    if (slot < 0) throw std::out_of_range("leader plan: origin without a slot");
+    return slot;
   }
 
   int recv(int peer, int origin, Share share) {
@@ -228,7 +213,7 @@ class LeaderPlanner {
       run.push_back(edges[i].second);
       if (i + 1 == edges.size() || edges[i + 1].first != edges[i].first) {
         const int source = edges[i].first;
-        if (source != me_ && has_home(source)) deliver(source, run);
+        if (source != me_ && home_.find(source) >= 0) deliver(source, run);
         run.clear();
       }
     }
@@ -239,16 +224,16 @@ class LeaderPlanner {
       const int origin = in_.in[static_cast<std::size_t>(slot)];
       if (origin == me_) {
         plan_.copies.push_back({-1, slot});
-      } else if (origin != kNoRank && home(origin) != slot) {
-        plan_.copies.push_back({home(origin), slot});
+      } else if (origin != kNoRank) {
+        if (const int first = home(origin); first != slot) plan_.copies.push_back({first, slot});
       }
     }
   }
 
   const PlanInput& in_;
   int me_;
+  HomeSlots home_;
   Plan plan_;
-  std::vector<std::pair<int, int>> home_;  // (origin, home slot), by origin
   // Reused by every delivery (none runs inside another).
   std::vector<int> grouped_;
   std::vector<PackageGroup> groups_;

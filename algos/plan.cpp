@@ -36,6 +36,22 @@ std::vector<int> occurrence_numbers(const std::vector<int>& list) {
   return k;
 }
 
+HomeSlots::HomeSlots(const std::vector<int>& in) {
+  for (int slot = 0; slot < static_cast<int>(in.size()); ++slot) {
+    const int origin = in[static_cast<std::size_t>(slot)];
+    if (origin != kNoRank) first_.emplace_back(origin, slot);
+  }
+  std::sort(first_.begin(), first_.end());  // an origin's first slot first
+  first_.erase(
+      std::unique(first_.begin(), first_.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+      first_.end());
+}
+
+int HomeSlots::find(int origin) const {
+  const auto it = std::lower_bound(first_.begin(), first_.end(), std::pair(origin, -1));
+  return it != first_.end() && it->first == origin ? it->second : -1;
+}
+
 std::vector<int> receiver_occurrences(const std::vector<int>& out, EdgePairing pairing) {
   const std::vector<int> k = occurrence_numbers(out);
   if (pairing == EdgePairing::kListOrder) return k;

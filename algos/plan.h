@@ -61,6 +61,19 @@ inline ByteRange share_bytes(const Share& share, std::uint64_t block) {
 // O(n log n) (short lists: a direct count), no per-entry allocation.
 std::vector<int> occurrence_numbers(const std::vector<int>& list);
 
+// Each origin's home slot: its first slot in an in-list (kNoRank entries
+// skipped). The leader plan receives a block there; both forwarding
+// planners copy it from there to the origin's other slots (duplicate edges).
+class HomeSlots {
+ public:
+  explicit HomeSlots(const std::vector<int>& in);
+  // The home slot of `origin`, or -1 where the list does not name it.
+  [[nodiscard]] int find(int origin) const;
+
+ private:
+  std::vector<std::pair<int, int>> first_;  // (origin, home slot), by origin
+};
+
 // Which receive slot the alltoall block of an out-edge fills where a rank
 // names one peer more than once (duplicate edges, or a periodic Cartesian
 // dimension of 1 or 2 processes). Allgather blocks are all alike, so only

@@ -158,6 +158,16 @@ TEST(PlanRules, IntraWeights) {
   EXPECT_EQ(intra_weights(0, std::vector<int>{2, 3, 4}, places, zero), (std::vector<std::uint32_t>{1, 1, 1}));
 }
 
+TEST(PlanRules, HomeSlotIsAnOriginsFirstSlot) {
+  const HomeSlots home({5, kNoRank, 3, 5, 3, 7});
+  EXPECT_EQ(home.find(5), 0);
+  EXPECT_EQ(home.find(3), 2);
+  EXPECT_EQ(home.find(7), 5);
+  EXPECT_EQ(home.find(4), -1);
+  EXPECT_EQ(home.find(kNoRank), -1) << "MPI_PROC_NULL entries have no home";
+  EXPECT_EQ(HomeSlots({}).find(0), -1);
+}
+
 TEST(PlanRules, GroupByPackageElectsLowestDeviceThenLowestRank) {
   std::vector<RankPlace> places = {{0, 3, 1}, {0, 2, 1}, {0, 2, 1}, {0, 7, 3}, {0, 5, 2}};
   std::vector<int> ranks = {0, 1, 2, 3, 4};
