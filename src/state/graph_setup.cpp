@@ -105,15 +105,19 @@ int read_neighbours(MPI_Comm comm, std::vector<int>& in, std::vector<int>& out, 
 // the smallest MPI_TAG_UB the standard allows.
 constexpr int kNodeListTag = 7411;
 
-// This process's record without its graph's part (degrees, flags).
-OwnPlace own_place() {
-  const topo::NodeTopology& topology = node_topology();
-  OwnPlace own;
-  PMPI_Comm_rank(MPI_COMM_WORLD, &own.world_rank);
-  own.node_key = node_key(own.world_rank, config().ranks_per_node, host_identity());
-  own.devices = topology.devices;
-  own.package = topology.package;
-  own.device_map_hash = hash_device_map(config().device_map);
+// This process's record without its graph's part (degrees, flags): the
+// same for every graph, worked out once.
+const OwnPlace& own_place() {
+  static const OwnPlace own = [] {
+    const topo::NodeTopology& topology = node_topology();
+    OwnPlace o;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &o.world_rank);
+    o.node_key = node_key(o.world_rank, config().ranks_per_node, host_identity());
+    o.devices = topology.devices;
+    o.package = topology.package;
+    o.device_map_hash = hash_device_map(config().device_map);
+    return o;
+  }();
   return own;
 }
 
@@ -122,6 +126,23 @@ OwnPlace own_place() {
 std::vector<std::int64_t>& world_places() {
   static std::vector<std::int64_t> records;
   return records;
+}
+
+// world_places() decoded, for the graphs whose ranks are the world's own
+// (most of them): decoded once, not at every creation. Only asked for when
+// world_places() is not empty (it is filled in MPI_Init, before any graph).
+const DecodedPlaces& world_decoded() {
+  static const DecodedPlaces decoded = [] {
+    const std::vector<std::int64_t>& records = world_places();
+    return decode_places(records.data(), static_cast<int>(records.size() / kPlaceWords), config().device_map);
+  }();
+  return decoded;
+}
+
+bool is_identity(const std::vector<int>& ranks) {
+  for (std::size_t r = 0; r < ranks.size(); ++r)
+    if (ranks[r] != static_cast<int>(r)) return false;
+  return true;
 }
 
 // MPI_Group_translate_ranks costs Open MPI 4.1.4 a scan of the second group
@@ -273,7 +294,7 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   PMPI_Comm_size(graph_comm, &info->size);
   const topo::NodeTopology& topology = node_topology();
   info->topo_source = topology.source;
-  OwnPlace own = own_place();
+  OwnPlace own = own_place();  // a copy: this graph adds `failed`
   algos::EdgePairing pairing = algos::EdgePairing::kListOrder;
   int rc = read_neighbours(graph_comm, info->in, info->out, pairing);
   // The node peers receive both lists in one message of at most INT_MAX entries.
@@ -294,19 +315,24 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   const bool cached = !world_places().empty() && static_cast<long long>(info->size) * world_size <= kTranslateBudget;
   const std::vector<int> world = world_ranks_of(graph_comm, cached);
   in_world = !world.empty();
-  std::vector<std::int64_t> records(kPlaceWords * static_cast<std::size_t>(info->size));
-  if (cached && in_world) {
-    for (std::size_t r = 0; r < world.size(); ++r)
-      std::copy_n(&world_places()[kPlaceWords * static_cast<std::size_t>(world[r])], kPlaceWords,
-                  &records[kPlaceWords * r]);
+  DecodedPlaces decoded;
+  if (cached && in_world && info->size == world_size && is_identity(world)) {
+    decoded = world_decoded();
   } else {
-    std::int64_t record[kPlaceWords];
-    encode_place(own, record);
-    rc = PMPI_Allgather(record, kPlaceWords, MPI_INT64_T, records.data(), kPlaceWords, MPI_INT64_T, graph_comm);
-    if (rc != MPI_SUCCESS) return rc;
+    std::vector<std::int64_t> records(kPlaceWords * static_cast<std::size_t>(info->size));
+    if (cached && in_world) {
+      for (std::size_t r = 0; r < world.size(); ++r)
+        std::copy_n(&world_places()[kPlaceWords * static_cast<std::size_t>(world[r])], kPlaceWords,
+                    &records[kPlaceWords * r]);
+    } else {
+      std::int64_t record[kPlaceWords];
+      encode_place(own, record);
+      rc = PMPI_Allgather(record, kPlaceWords, MPI_INT64_T, records.data(), kPlaceWords, MPI_INT64_T, graph_comm);
+      if (rc != MPI_SUCCESS) return rc;
+    }
+    decoded = decode_places(records.data(), info->size, config().device_map);
   }
   times.places = clock.lap();
-  DecodedPlaces decoded = decode_places(records.data(), info->size, config().device_map);
   if (decoded.any_failed) return MPI_ERR_OTHER;  // every rank sees it: none exchanges more
   if (!decoded.derived) {
     // A node with more devices than a record holds, or ranks with different
@@ -331,6 +357,7 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   info->any_real_out = std::any_of(info->out.begin(), info->out.end(), [](int d) { return d != MPI_PROC_NULL; });
   info->process_of = std::move(decoded.process_of);
   info->places = decoded.places;
+  info->node_of.reserve(info->places.size());
   for (const algos::RankPlace& p : info->places) info->node_of.push_back(p.node);
 
   info->pairing = pairing;
