@@ -24,9 +24,25 @@ const algos::Schedule& schedule_of(const CommState& state, const UserCall& c) {
   return schedule_for(*state.info, c.alltoall());
 }
 
-// The handle's scratch for its blocking calls, made on the first.
+// Blocking calls' scratches of freed handles, kept for the next handle's
+// first call: programs that make a graph, call it a few times and free it
+// (mesh set-up) then neither size a scratch's vectors at every first call
+// nor free them with every handle. Never destroyed: a handle may be freed
+// while the process exits.
+ScratchPool& spare_scratches() {
+  static auto* pool = new ScratchPool(8);
+  return *pool;
+}
+
+// The handle's scratch for its blocking calls, taken on the first; it goes
+// back to the spares, without its data buffers, when the handle is freed.
 CallScratch& blocking_scratch(CommState& state) {
-  if (!state.scratch) state.scratch = std::make_shared<CallScratch>();
+  if (!state.scratch) {
+    state.scratch = std::shared_ptr<CallScratch>(spare_scratches().take().release(), [](CallScratch* spare) {
+      spare->release_data();
+      spare_scratches().give(std::unique_ptr<CallScratch>(spare));
+    });
+  }
   return *state.scratch;
 }
 

@@ -36,6 +36,11 @@ class CallLayout {
   void make_hollow();
   // After the call's run: staged receive blocks unpacked into the user's buffer.
   int unpack(const CallArgs& args) const;
+  // Lets the pack stages' memory go (a scratch kept for another handle).
+  void release_stages() {
+    send_stage_ = {};
+    recv_stage_ = {};
+  }
 
   [[nodiscard]] const engine::BlockTable& blocks() const { return blocks_; }
   [[nodiscard]] std::uint64_t send_bytes(std::size_t block = 0) const { return blocks_.send_size(block); }

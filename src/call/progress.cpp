@@ -84,7 +84,10 @@ void advance_locked() {
 }
 
 // `op`, a call now in flight, is the one a later call in its window waits for.
+// The window vector is sized by the first call that stays in flight: a
+// handle whose calls all block never allocates it.
 void remember_in_flight(CallSequence& sequence, const std::shared_ptr<Operation>& op) {
+  sequence.window.resize(static_cast<std::size_t>(op->info().tag_windows));
   sequence.window[static_cast<std::size_t>(op->tag_offset() / op->info().tag_stride)] = op;
 }
 
@@ -93,11 +96,12 @@ void remember_in_flight(CallSequence& sequence, const std::shared_ptr<Operation>
 void launch(Operation& op, CallSequence& sequence) {
   const GraphInfo& info = op.info();
   const auto w = static_cast<std::size_t>(sequence.calls % static_cast<std::uint64_t>(info.tag_windows));
-  sequence.window.resize(static_cast<std::size_t>(info.tag_windows));
-  if (const std::shared_ptr<Operation>& previous = sequence.window[w]; previous && !previous->done()) {
-    wait_tracked(*previous);
+  if (w < sequence.window.size()) {
+    if (const std::shared_ptr<Operation>& previous = sequence.window[w]; previous && !previous->done()) {
+      wait_tracked(*previous);
+    }
+    sequence.window[w].reset();
   }
-  sequence.window[w].reset();
   ++sequence.calls;
   op.start(static_cast<int>(w) * info.tag_stride);
 }

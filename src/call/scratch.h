@@ -31,6 +31,12 @@ struct CallScratch {
   engine::EngineScratch engine;
   MpiRequests requests;
   DeviceScratch device;
+  // Lets the buffers that hold data go (pack stages, bundles: they may be
+  // large), keeping the per-fragment vectors for a later call.
+  void release_data() {
+    layout.release_stages();
+    bundles = {};
+  }
 };
 
 // The scratches of a communicator handle's nonblocking calls, handed back
@@ -39,6 +45,7 @@ struct CallScratch {
 // thread (the progress engine), hence the lock.
 class ScratchPool {
  public:
+  explicit ScratchPool(std::size_t kept = 64) : kept_(kept) {}
   std::unique_ptr<CallScratch> take() {
     {
       const std::lock_guard<std::mutex> lock(mutex_);
@@ -52,11 +59,11 @@ class ScratchPool {
   }
   void give(std::unique_ptr<CallScratch> s) {
     const std::lock_guard<std::mutex> lock(mutex_);
-    if (free_.size() < kKept) free_.push_back(std::move(s));
+    if (free_.size() < kept_) free_.push_back(std::move(s));
   }
 
  private:
-  static constexpr std::size_t kKept = 64;  // as many as calls can be in flight on a handle
+  std::size_t kept_;  // a handle's: 64, as many as calls can be in flight on it
   std::mutex mutex_;
   std::vector<std::unique_ptr<CallScratch>> free_;
 };
