@@ -11,6 +11,11 @@ int mixed_tag(int tag, Variant v) {
   return kVariantCount * tag + static_cast<int>(v);
 }
 
+const std::vector<int>& no_slots() {
+  static const std::vector<int> none;
+  return none;
+}
+
 // The units of one rank and the unit of each kind of endpoint, numbered in
 // the order they are first met.
 class Units {
@@ -21,20 +26,15 @@ class Units {
         alltoall_(alltoall),
         me_(me),
         of_send_block_(std::max<std::size_t>(out_edges, 1), -1),
-        of_slot_(in.size(), -1) {
-    if (alltoall) return;
-    for (std::size_t slot = 0; slot < in.size(); ++slot) home_.emplace_back(in[slot], static_cast<int>(slot));
-    // Stable: an origin's first entry is its first slot, its home.
-    std::stable_sort(home_.begin(), home_.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-  }
+        of_slot_(in.size(), -1),
+        home_(alltoall ? no_slots() : in) {}
 
   // Allgather: the origin's unit; its home slot is its first in-list slot.
   int of_origin(int origin) {
     if (origin == me_) return add(of_send_block_[0], {0, -1});
-    const auto it = std::lower_bound(home_.begin(), home_.end(), origin,
-                                     [](const std::pair<int, int>& h, int o) { return h.first < o; });
-    if (it == home_.end() || it->first != origin) throw std::logic_error("mix_plans: origin not in the in-list");
-    return of_slot(it->second);
+    const int home = home_.find(origin);
+    if (home < 0) throw std::logic_error("mix_plans: origin not in the in-list");
+    return of_slot(home);
   }
   int of_out_edge(int j) {
     if (j < 0 || static_cast<std::size_t>(j) >= out_edges_) throw std::logic_error("mix_plans: bad out-edge");
@@ -68,9 +68,9 @@ class Units {
   bool alltoall_;
   int me_;
   std::vector<Unit> units_;
-  std::vector<int> of_send_block_;         // unit per send block (allgather: the one block, 0)
-  std::vector<int> of_slot_;               // unit per receive slot
-  std::vector<std::pair<int, int>> home_;  // allgather: (origin, slot) by origin, home slot first
+  std::vector<int> of_send_block_;  // unit per send block (allgather: the one block, 0)
+  std::vector<int> of_slot_;        // unit per receive slot
+  HomeSlots home_;                  // allgather: each origin's home slot
 };
 
 }  // namespace

@@ -37,6 +37,7 @@ std::vector<int> occurrence_numbers(const std::vector<int>& list) {
 }
 
 HomeSlots::HomeSlots(const std::vector<int>& in) {
+  first_.reserve(in.size());
   for (int slot = 0; slot < static_cast<int>(in.size()); ++slot) {
     const int origin = in[static_cast<std::size_t>(slot)];
     if (origin != kNoRank) first_.emplace_back(origin, slot);

@@ -45,9 +45,23 @@ Schedule compile_schedule(MixedPlan mixed, const std::vector<int>& node_of) {
   const auto distance = [&](int i) {
     return (plan.sends[static_cast<std::size_t>(i)].peer - plan.rank + comm_size) % comm_size;
   };
-  std::stable_sort(s.deps.own_sends.begin(), s.deps.own_sends.end(),
-                   [&](int a, int b) { return distance(a) < distance(b); });
+  // By distance, equal distances in plan order (own_sends is in plan order:
+  // the index breaks ties, as a stable sort would, without its buffer).
+  std::sort(s.deps.own_sends.begin(), s.deps.own_sends.end(), [&](int a, int b) {
+    const int da = distance(a);
+    const int db = distance(b);
+    return da != db ? da < db : a < b;
+  });
   const auto index = [](Variant v) { return static_cast<std::size_t>(v); };
+  std::array<std::size_t, kVariantCount> recvs{};
+  std::array<std::size_t, kVariantCount> sends{};
+  for (const Variant v : mixed.recv_variant) ++recvs[index(v)];
+  for (const Variant v : mixed.send_variant) ++sends[index(v)];
+  for (std::size_t v = 0; v < recvs.size(); ++v) {
+    s.recvs_of[v].reserve(recvs[v]);
+    s.sends_of[v].reserve(sends[v]);
+    s.own_sends_of[v].reserve(sends[v]);
+  }
   for (std::size_t i = 0; i < plan.recvs.size(); ++i)
     s.recvs_of[index(mixed.recv_variant[i])].push_back(static_cast<int>(i));
   for (std::size_t i = 0; i < plan.sends.size(); ++i)

@@ -8,6 +8,7 @@
 // its agreement either way: only the local work is saved.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -30,6 +31,10 @@ struct PlanSet {
   // (schedules.h), once for every graph that shares the set.
   std::once_flag gather_built;
   std::once_flag alltoall_built;
+  // Set once its call_once has run: a call reads one flag instead of
+  // entering std::call_once (thread-local set-up and a lock) every time.
+  std::atomic<bool> gather_ready{false};
+  std::atomic<bool> alltoall_ready{false};
   // This rank's cost rows (cost_tables.h, cost_terms), before the agreement
   // takes their maxima over ranks: a graph with every planner only.
   std::vector<std::int64_t> cost_terms;

@@ -52,6 +52,8 @@ void build_mixed_family(const GraphInfo& info, bool alltoall) {
 // The family's schedule, built once for every graph sharing the plan set;
 // its members are read only after their call_once.
 void build_lazily(const GraphInfo& info, bool alltoall) {
+  std::atomic<bool>& ready = alltoall ? info.plans->alltoall_ready : info.plans->gather_ready;
+  if (ready.load(std::memory_order_acquire)) return;
   std::call_once(alltoall ? info.plans->alltoall_built : info.plans->gather_built, [&info, alltoall] {
     try {
       if (info.unagreed)
@@ -65,6 +67,7 @@ void build_lazily(const GraphInfo& info, bool alltoall) {
       throw;
     }
   });
+  ready.store(true, std::memory_order_release);
 }
 
 }  // namespace
