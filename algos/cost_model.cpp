@@ -345,28 +345,43 @@ const std::vector<std::uint64_t>& model_sizes() {
   return sizes;
 }
 
-std::uint64_t CostTable::at(Variant v, std::uint64_t bytes) const {
-  const auto row = std::find(variants.begin(), variants.end(), v);
-  if (row == variants.end()) return ~std::uint64_t{0};
-  const std::vector<std::uint64_t>& t = time_ns[static_cast<std::size_t>(row - variants.begin())];
+namespace {
+
+// The model-size segment [s[i], s[i+1]] holding `bytes`, or the last one
+// beyond it: i.
+std::size_t segment_of(std::uint64_t bytes) {
   const std::vector<std::uint64_t>& s = model_sizes();
-  // Segment [s[i], s[i+1]] holding `bytes`, or the last one beyond it.
   std::size_t i = 0;
   while (i + 2 < s.size() && bytes > s[i + 1]) ++i;
+  return i;
+}
+
+// A row's time at `bytes`, linear within segment i.
+std::uint64_t interpolate(const std::vector<std::uint64_t>& t, std::size_t i, std::uint64_t bytes) {
+  const std::vector<std::uint64_t>& s = model_sizes();
   const Wide dx = static_cast<Wide>(s[i + 1]) - s[i];
   const Wide dy = static_cast<Wide>(t[i + 1]) - t[i];
   const Wide y = static_cast<Wide>(t[i]) + dy * (static_cast<Wide>(bytes) - s[i]) / dx;
   return y < 0 ? 0 : static_cast<std::uint64_t>(std::min<Wide>(y, ~std::uint64_t{0}));
 }
 
+}  // namespace
+
+std::uint64_t CostTable::at(Variant v, std::uint64_t bytes) const {
+  const auto row = std::find(variants.begin(), variants.end(), v);
+  if (row == variants.end()) return ~std::uint64_t{0};
+  return interpolate(time_ns[static_cast<std::size_t>(row - variants.begin())], segment_of(bytes), bytes);
+}
+
 Variant CostTable::cheapest(std::uint64_t bytes) const {
   if (variants.empty()) return Variant::kLinear;
+  const std::size_t segment = segment_of(bytes);
   Variant best = variants.front();
-  std::uint64_t best_time = at(best, bytes);
-  for (const Variant v : variants) {
-    const std::uint64_t t = at(v, bytes);
-    if (t < best_time) {
-      best = v;
+  std::uint64_t best_time = interpolate(time_ns.front(), segment, bytes);
+  for (std::size_t r = 1; r < variants.size(); ++r) {
+    const std::uint64_t t = interpolate(time_ns[r], segment, bytes);
+    if (t < best_time) {  // ties: the earlier row
+      best = variants[r];
       best_time = t;
     }
   }

@@ -150,8 +150,22 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
     const algos::CostTable& table = c.alltoall() ? info.alltoall_costs : info.gather_costs;
     s.choice.bundles =
         std::find(table.variants.begin(), table.variants.end(), Variant::kAggregated) != table.variants.end();
+    // Blocks of one size choose alike (allgather blocks mostly are): the
+    // table is read once per run of equal sizes.
+    bool read = false;
+    std::uint64_t last_bytes = 0;
+    Variant last = Variant::kLinear;
     assign_variants(
-        schedule, s.layout, [&table](std::uint64_t b) { return table.cheapest(b); }, variant);
+        schedule, s.layout,
+        [&](std::uint64_t b) {
+          if (!read || b != last_bytes) {
+            read = true;
+            last_bytes = b;
+            last = table.cheapest(b);
+          }
+          return last;
+        },
+        variant);
     d.why = "auto: the cost model's cheapest per block";
   }
 
