@@ -315,6 +315,33 @@ TEST(CostModel, TableInterpolatesExactlyAndPicksTheLeast) {
   EXPECT_FALSE(tie.ever_cheapest(Variant::kLeader));
 }
 
+// cheapest() evaluates every row in one model-size segment; at() looks a
+// row up on its own: the first row of least at() must be what cheapest says,
+// at model sizes, between them, beyond them, with ties and rows in any order.
+TEST(CostModel, CheapestIsTheFirstRowOfLeastTime) {
+  Rng rng(29);
+  for (int round = 0; round < 200; ++round) {
+    CostTable t;
+    t.variants = {Variant::kLinear, Variant::kLeader, Variant::kAggregated};
+    std::shuffle(t.variants.begin(), t.variants.end(), rng);
+    t.variants.resize(static_cast<std::size_t>(1 + round % 3));
+    for (std::size_t r = 0; r < t.variants.size(); ++r) {
+      std::vector<std::uint64_t> row;
+      for (std::size_t i = 0; i < kModelSizeCount; ++i)
+        row.push_back(rng() % 4 == 0 ? 5000 : 1000 + rng() % 100000);  // equal values now and then
+      t.time_ns.push_back(row);
+    }
+    for (int probe = 0; probe < 50; ++probe) {
+      const std::uint64_t bytes = probe < 22 ? model_sizes()[static_cast<std::size_t>(probe)] + probe % 3
+                                             : rng() % (std::uint64_t{1} << (probe % 40));
+      Variant best = t.variants.front();
+      for (const Variant v : t.variants)
+        if (t.at(v, bytes) < t.at(best, bytes)) best = v;
+      EXPECT_EQ(t.cheapest(bytes), best) << "round " << round << ", " << bytes << " B";
+    }
+  }
+}
+
 TEST(CostModel, AggregatedIsOfferedOnlyWhereItWinsClearly) {
   CostTable t;
   t.variants = {Variant::kLinear, Variant::kAggregated};
