@@ -423,7 +423,8 @@ bool bundles_win_clearly(const CostTable& t) {
 void lift_narrow_wins(CostTable& t) {
   const auto linear = std::find(t.variants.begin(), t.variants.end(), Variant::kLinear);
   if (linear == t.variants.end()) return;
-  const std::vector<std::uint64_t> base = t.time_ns[static_cast<std::size_t>(linear - t.variants.begin())];
+  // Linear's row is not changed below: a reference to it stays valid.
+  const std::vector<std::uint64_t>& base = t.time_ns[static_cast<std::size_t>(linear - t.variants.begin())];
   for (std::size_t v = 0; v < t.variants.size(); ++v) {
     if (t.variants[v] == Variant::kLinear) continue;
     std::vector<std::uint64_t>& row = t.time_ns[v];
@@ -437,8 +438,17 @@ void lift_narrow_wins(CostTable& t) {
 }  // namespace
 
 CostTable CostTable::offered() const {
-  CostTable out = *this;
-  if (!bundles_win_clearly(*this)) out.drop(Variant::kAggregated);
+  // This table's rows, the aggregated one only where it wins clearly (the
+  // copy drop() would make, without copying the row first).
+  const bool keep_aggregated = bundles_win_clearly(*this);
+  CostTable out;
+  out.variants.reserve(variants.size());
+  out.time_ns.reserve(variants.size());
+  for (std::size_t r = 0; r < variants.size(); ++r) {
+    if (variants[r] == Variant::kAggregated && !keep_aggregated) continue;
+    out.variants.push_back(variants[r]);
+    out.time_ns.push_back(time_ns[r]);
+  }
   lift_narrow_wins(out);
   return out;
 }

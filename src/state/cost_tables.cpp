@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "state/schedules.h"
@@ -111,6 +112,8 @@ void linear_cost_terms(const GraphInfo& info, int ranks_on_node, std::vector<std
 void set_cost_tables(GraphInfo& info, const std::int64_t* agreed) {
   const auto take = [&agreed](algos::CostTable& model, algos::CostTable& offered, const auto& rows) {
     model = {};
+    model.variants.reserve(std::size(rows));
+    model.time_ns.reserve(std::size(rows));
     for (const Variant v : rows) {
       model.variants.push_back(v);
       model.time_ns.emplace_back(agreed, agreed + algos::kModelSizeCount);

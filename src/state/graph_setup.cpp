@@ -427,18 +427,24 @@ int exchange_node_lists(MPI_Comm comm, int rank, const DecodedPlaces& places, al
   const int wait = PMPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
   if (rc != MPI_SUCCESS || wait != MPI_SUCCESS) return rc != MPI_SUCCESS ? rc : wait;
   if (peer_failed) return MPI_ERR_OTHER;  // the agreement fails every rank
+  // By rank: the peers are ascending, this rank goes where it belongs.
   input.node_in.clear();
   input.node_out.clear();
-  input.node_in.emplace_back(rank, input.in);
-  input.node_out.emplace_back(rank, input.out);
-  for (std::size_t i = 0; i < peers.size(); ++i) {
+  input.node_in.reserve(peers.size() + 1);
+  input.node_out.reserve(peers.size() + 1);
+  bool own_added = false;
+  for (std::size_t i = 0; i <= peers.size(); ++i) {
+    if (!own_added && (i == peers.size() || rank < peers[i])) {
+      input.node_in.emplace_back(rank, input.in);
+      input.node_out.emplace_back(rank, input.out);
+      own_added = true;
+    }
+    if (i == peers.size()) break;
     const auto first = lists[i].begin() + 1;
     const auto split = first + lists[i][0];
     input.node_in.emplace_back(peers[i], std::vector<int>(first, split));
     input.node_out.emplace_back(peers[i], std::vector<int>(split, lists[i].end()));
   }
-  std::sort(input.node_in.begin(), input.node_in.end());
-  std::sort(input.node_out.begin(), input.node_out.end());
   return MPI_SUCCESS;
 }
 
