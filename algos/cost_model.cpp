@@ -438,8 +438,8 @@ void lift_narrow_wins(CostTable& t) {
 }  // namespace
 
 CostTable CostTable::offered() const {
-  // This table's rows, the aggregated one only where it wins clearly (the
-  // copy drop() would make, without copying the row first).
+  // This table's rows, the aggregated one only where it wins clearly;
+  // rows left out are never copied.
   const bool keep_aggregated = bundles_win_clearly(*this);
   CostTable out;
   out.variants.reserve(variants.size());

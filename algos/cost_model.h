@@ -179,7 +179,7 @@ struct CostTable {
   [[nodiscard]] Variant cheapest(std::uint64_t bytes) const;
   // Whether `v` is the cheapest at some model size.
   [[nodiscard]] bool ever_cheapest(Variant v) const;
-  // Without the row of `v` (a variant that never wins is not offered).
+  // Without the row of `v`, unless it is the only row.
   void drop(Variant v);
   // What auto chooses from: this table without the aggregated row unless
   // that variant is predicted at least kBundleMargin faster than every
