@@ -245,18 +245,12 @@ TEST(CostModel, NodeNetworkBytesCountEdgesOrDistinctSourcesPerRemoteNode) {
   EXPECT_EQ(ranks_on_node(a), 2);
 }
 
-// The row graph creation computes in one pass equals the per-size rule at
-// every model size, for every variant of both collectives, on graphs with
-// duplicate and self edges and MPI_PROC_NULL.
-TEST(CostModel, RowsEqualThePerSizeRule) {
-  CommGraph g = make_uniform_comm(Model::kFrontier, 3, 4);
-  Rng rng(11);
-  std::vector<Edge> edges = erdos_renyi_edges(g.size(), 0.4, rng);
-  edges.push_back({1, 6});
-  edges.push_back({1, 6});  // a duplicate
-  edges.push_back({5, 5});  // a self edge
-  set_edges(g, edges, &rng, 0.1);
-  const MachineModel m = *builtin_machine("frontier");
+// The row graph creation computes in one pass (each size's load from one
+// walk of the plan's shape) equals the per-size rule (rank_load of the plan)
+// at every model size, for every variant of both collectives, on graphs with
+// duplicate and self edges and MPI_PROC_NULL, of every node model (leader
+// plans split blocks into shares over several devices), with 2 to 5 nodes.
+void expect_rows_equal_the_per_size_rule(const CommGraph& g, const MachineModel& m, int ranks_on_node) {
   for (int r = 0; r < g.size(); ++r) {
     const PlanInput input = make_plan_input(g, r);
     const std::pair<Variant, Plan> gathers[] = {{Variant::kLinear, build_linear_plan(input)},
@@ -267,15 +261,48 @@ TEST(CostModel, RowsEqualThePerSizeRule) {
     for (const bool alltoall : {false, true}) {
       for (const auto& [v, plan] : alltoall ? std::span<const std::pair<Variant, Plan>>(alltoalls)
                                             : std::span<const std::pair<Variant, Plan>>(gathers)) {
-        const std::vector<std::int64_t> row = predict_row_ns(input, plan, v, alltoall, m, 4);
+        const std::vector<std::int64_t> row = predict_row_ns(input, plan, v, alltoall, m, ranks_on_node);
         ASSERT_EQ(row.size(), kModelSizeCount);
         for (std::size_t i = 0; i < kModelSizeCount; ++i) {
-          const double us = predict_call_us(input, plan, v, alltoall, m, 4, model_sizes()[i]);
-          EXPECT_EQ(row[i], static_cast<std::int64_t>(us * 1000.0)) << r << " " << variant_name(v) << " " << i;
+          const double us = predict_call_us(input, plan, v, alltoall, m, ranks_on_node, model_sizes()[i]);
+          ASSERT_EQ(row[i], static_cast<std::int64_t>(us * 1000.0)) << r << " " << variant_name(v) << " " << i;
         }
       }
     }
   }
+}
+
+TEST(CostModel, RowsEqualThePerSizeRule) {
+  CommGraph g = make_uniform_comm(Model::kFrontier, 3, 4);
+  Rng rng(11);
+  std::vector<Edge> edges = erdos_renyi_edges(g.size(), 0.4, rng);
+  edges.push_back({1, 6});
+  edges.push_back({1, 6});  // a duplicate
+  edges.push_back({5, 5});  // a self edge
+  set_edges(g, edges, &rng, 0.1);
+  expect_rows_equal_the_per_size_rule(g, *builtin_machine("frontier"), 4);
+}
+
+TEST(CostModel, RowsEqualThePerSizeRuleOnRandomGraphs) {
+  Rng rng(29);
+  int graphs = 0;
+  for (const Model model : kAllModels) {
+    for (const int nodes : {2, 3, 5}) {
+      for (const double density : {0.15, 0.5, 1.0}) {
+        const int per_node = 2 + static_cast<int>(rng() % 7);  // 2 to 8
+        CommGraph g = make_uniform_comm(model, nodes, per_node);
+        std::vector<Edge> edges = erdos_renyi_edges(g.size(), density, rng);
+        edges.push_back({0, g.size() - 1});
+        edges.push_back({0, g.size() - 1});  // a duplicate
+        edges.push_back({1, 1});             // a self edge
+        set_edges(g, edges, &rng, 0.05);
+        for (const std::string& machine : builtin_machine_names())
+          expect_rows_equal_the_per_size_rule(g, *builtin_machine(machine), per_node);
+        ++graphs;
+      }
+    }
+  }
+  EXPECT_EQ(graphs, 36);
 }
 
 TEST(CostModel, OccurrenceNumbersCountEarlierEqualEntries) {
