@@ -145,8 +145,9 @@ NodePairs collect_pairs(const PlanInput& input) {
   for (const RankPlace& p : input.places) nodes = std::max(nodes, p.node + 1);
   std::vector<std::pair<int, PairEdge>> found;
   NodePairs pairs;
+  std::vector<int> nth;  // one list's occurrence numbers at a time
   for (const auto& [s, out] : input.node_out) {
-    const std::vector<int> nth = receiver_occurrences(out, input.pairing);
+    receiver_occurrences(out, input.pairing, nth);
     for (std::size_t j = 0; j < out.size(); ++j) {
       const int d = out[j];
       if (d == kNoRank || node_of(d) == my_node) continue;
@@ -156,7 +157,7 @@ NodePairs collect_pairs(const PlanInput& input) {
   pairs.out.build(nodes, found);
   found.clear();
   for (const auto& [d, in] : input.node_in) {
-    const std::vector<int> nth = occurrence_numbers(in);
+    occurrence_numbers(in, nth);
     for (std::size_t slot = 0; slot < in.size(); ++slot) {
       const int s = in[slot];
       if (s == kNoRank || node_of(s) == my_node) continue;

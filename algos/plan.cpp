@@ -13,7 +13,13 @@ std::uint64_t split_point_wide(std::uint64_t block, std::uint32_t w, std::uint32
 }
 
 std::vector<int> occurrence_numbers(const std::vector<int>& list) {
-  std::vector<int> k(list.size(), 0);
+  std::vector<int> k;
+  occurrence_numbers(list, k);
+  return k;
+}
+
+void occurrence_numbers(const std::vector<int>& list, std::vector<int>& k) {
+  k.assign(list.size(), 0);
   // Most neighbourhoods are short: counting the equal entries before each
   // one directly beats sorting (position, value) pairs there, and needs no
   // second allocation.
@@ -24,7 +30,7 @@ std::vector<int> occurrence_numbers(const std::vector<int>& list) {
       for (std::size_t j = 0; j < i; ++j) before += list[j] == list[i] ? 1 : 0;
       k[i] = before;
     }
-    return k;
+    return;
   }
   std::vector<std::pair<int, int>> order(list.size());  // (value, position): equal values in list order
   for (std::size_t i = 0; i < list.size(); ++i) order[i] = {list[i], static_cast<int>(i)};
@@ -33,7 +39,6 @@ std::vector<int> occurrence_numbers(const std::vector<int>& list) {
     if (order[i].first == order[i - 1].first)
       k[static_cast<std::size_t>(order[i].second)] = k[static_cast<std::size_t>(order[i - 1].second)] + 1;
   }
-  return k;
 }
 
 HomeSlots::HomeSlots(const std::vector<int>& in) {
@@ -54,15 +59,18 @@ int HomeSlots::find(int origin) const {
 }
 
 std::vector<int> receiver_occurrences(const std::vector<int>& out, EdgePairing pairing) {
-  const std::vector<int> k = occurrence_numbers(out);
-  if (pairing == EdgePairing::kListOrder) return k;
-  std::vector<int> at_receiver(k.size());
-  for (std::size_t j = 0; j < out.size(); ++j) {
-    const std::size_t mate = j ^ 1U;
-    const bool crossed = out[j] != kNoRank && mate < out.size() && out[mate] == out[j];
-    at_receiver[j] = k[crossed ? mate : j];
+  std::vector<int> k;
+  receiver_occurrences(out, pairing, k);
+  return k;
+}
+
+void receiver_occurrences(const std::vector<int>& out, EdgePairing pairing, std::vector<int>& k) {
+  occurrence_numbers(out, k);
+  if (pairing == EdgePairing::kListOrder) return;
+  // Entries 2i and 2i + 1 naming one peer cross: each takes the other's k.
+  for (std::size_t j = 0; j + 1 < out.size(); j += 2) {
+    if (out[j] != kNoRank && out[j + 1] == out[j]) std::swap(k[j], k[j + 1]);
   }
-  return at_receiver;
 }
 
 const char* link_class_name(LinkClass c) {

@@ -60,6 +60,9 @@ inline ByteRange share_bytes(const Share& share, std::uint64_t block) {
 // "the k-th occurrence of a peer" that pairs duplicate edges (MPI's rule).
 // O(n log n) (short lists: a direct count), no per-entry allocation.
 std::vector<int> occurrence_numbers(const std::vector<int>& list);
+// The same into `k`, whose capacity serves again (a planner walking many
+// lists).
+void occurrence_numbers(const std::vector<int>& list, std::vector<int>& k);
 
 // Each origin's home slot: its first slot in an in-list (kNoRank entries
 // skipped). The leader plan receives a block there; both forwarding
@@ -99,6 +102,7 @@ enum class EdgePairing : std::uint8_t {
 // entry names the same peer (a dimension whose -1 and +1 neighbours are
 // one rank: the pair's two blocks cross), else of entry j.
 std::vector<int> receiver_occurrences(const std::vector<int>& out, EdgePairing pairing);
+void receiver_occurrences(const std::vector<int>& out, EdgePairing pairing, std::vector<int>& k);  // into `k`
 
 // How a fragment travels, for statistics and the cost model.
 enum class LinkClass : std::uint8_t {

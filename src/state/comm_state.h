@@ -23,11 +23,10 @@ struct GraphInfo {
   int rank = 0;
   int size = 0;
   int nodes = 1;
-  std::vector<int> in;                   // in-list as MPI reports it (MPI_PROC_NULL kept)
-  std::vector<int> out;                  // out-list as MPI reports it
-  bool any_real_out = false;             // an out-neighbour other than MPI_PROC_NULL
-  std::vector<int> node_of;              // rank -> node id (dense, 0..nodes-1)
-  std::vector<algos::RankPlace> places;  // rank -> (node, device, package), the planners' input
+  std::vector<int> in;        // in-list as MPI reports it (MPI_PROC_NULL kept)
+  std::vector<int> out;       // out-list as MPI reports it
+  bool any_real_out = false;  // an out-neighbour other than MPI_PROC_NULL
+  std::vector<int> node_of;   // rank -> node id (dense, 0..nodes-1)
   // How alltoall blocks pair with slots where a peer is named twice: list
   // order, or crossed per dimension on a Cartesian communicator.
   algos::EdgePairing pairing = algos::EdgePairing::kListOrder;
@@ -46,7 +45,8 @@ struct GraphInfo {
   // (schedules.h).
   bool mixed_lazily = false;
   // Its plans, schedules and own cost rows; shared with every graph of the
-  // same planners' input (plan_set.h). A PlanSet's lazy members are built
+  // same planners' input (plan_set.h), which the set holds (every rank's
+  // place: plans->input.places). A PlanSet's lazy members are built
   // through a const GraphInfo: the pointer is const, the set is not.
   std::shared_ptr<PlanSet> plans;  // set by graph set-up (plan_set_for)
   // The cost model's predicted time of each variant per block size, the

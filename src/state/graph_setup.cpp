@@ -274,9 +274,9 @@ void set_tag_stride(GraphInfo& info) {
 // made from an equal input (plan_set.h). Their mixed schedules wait for
 // the first call of each family (schedules.h); the tag stride comes from
 // the plans alone.
-void build_plans(algos::PlanInput& input, GraphInfo& info, bool& reused) {
+void build_plans(algos::PlanInput&& input, GraphInfo& info, bool& reused) {
   set_node(input);
-  info.plans = plan_set_for(input, PlanSetKind::kEveryPlanner, reused);
+  info.plans = plan_set_for(std::move(input), PlanSetKind::kEveryPlanner, reused);
   info.mixed_lazily = true;
   info.agreed_max = info.plans->cost_terms;
   set_tag_stride(info);
@@ -356,9 +356,8 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   facts.unagreed = without_agreement(facts);
   info->any_real_out = std::any_of(info->out.begin(), info->out.end(), [](int d) { return d != MPI_PROC_NULL; });
   info->process_of = std::move(decoded.process_of);
-  info->places = decoded.places;
-  info->node_of.reserve(info->places.size());
-  for (const algos::RankPlace& p : info->places) info->node_of.push_back(p.node);
+  info->node_of.reserve(decoded.places.size());
+  for (const algos::RankPlace& p : decoded.places) info->node_of.push_back(p.node);
 
   info->pairing = pairing;
   algos::PlanInput input;
@@ -376,9 +375,9 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
     if (facts.unagreed) {
       info->unagreed = true;  // its plans are built when first needed (schedules.h); tags all 0
       info->tag_stride = 1;
-      info->plans = plan_set_for(input, PlanSetKind::kLinearUntagged, times.plans_reused);
+      info->plans = plan_set_for(std::move(input), PlanSetKind::kLinearUntagged, times.plans_reused);
     } else {
-      info->plans = plan_set_for(input, PlanSetKind::kLinear, times.plans_reused);
+      info->plans = plan_set_for(std::move(input), PlanSetKind::kLinear, times.plans_reused);
       set_tag_stride(*info);
     }
     times.plans = clock.lap();
@@ -389,7 +388,7 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   times.node_lists = clock.lap();
   if (rc != MPI_SUCCESS || own.failed) return rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER;
   input.places = std::move(decoded.places);
-  build_plans(input, *info, times.plans_reused);
+  build_plans(std::move(input), *info, times.plans_reused);
   times.plans = clock.lap();
   out = std::move(info);
   return MPI_SUCCESS;
@@ -440,10 +439,13 @@ int exchange_node_lists(MPI_Comm comm, int rank, const DecodedPlaces& places, al
       own_added = true;
     }
     if (i == peers.size()) break;
-    const auto first = lists[i].begin() + 1;
-    const auto split = first + lists[i][0];
-    input.node_in.emplace_back(peers[i], std::vector<int>(first, split));
-    input.node_out.emplace_back(peers[i], std::vector<int>(split, lists[i].end()));
+    // The out-list copied out, the in-list kept in the message's own vector.
+    std::vector<int>& list = lists[i];
+    const auto split = list.begin() + 1 + list[0];
+    input.node_out.emplace_back(peers[i], std::vector<int>(split, list.end()));
+    list.erase(split, list.end());
+    list.erase(list.begin());
+    input.node_in.emplace_back(peers[i], std::move(list));
   }
   return MPI_SUCCESS;
 }

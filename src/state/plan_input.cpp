@@ -2,9 +2,6 @@
 
 #include <mpi.h>
 
-#include <algorithm>
-#include <iterator>
-
 #include "support/config.h"
 #include "support/log.h"
 
@@ -30,17 +27,6 @@ void set_node(algos::PlanInput& input) {
   input.node.devices = topology.devices;
   input.node.links = topology.links;
   input.node.hops = topology.hops;
-}
-
-algos::PlanInput plan_input_of(const GraphInfo& info) {
-  algos::PlanInput input;
-  input.rank = info.rank;
-  input.pairing = info.pairing;
-  std::transform(info.in.begin(), info.in.end(), std::back_inserter(input.in), to_plan_rank);
-  std::transform(info.out.begin(), info.out.end(), std::back_inserter(input.out), to_plan_rank);
-  input.places = info.places;
-  set_node(input);
-  return input;
 }
 
 }  // namespace nbrcoll

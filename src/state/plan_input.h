@@ -18,8 +18,4 @@ int to_plan_rank(int mpi_rank);
 // This node's devices, links and hops into `input`.
 void set_node(algos::PlanInput& input);
 
-// The input of a set-up graph's planners, without the node lists (enough
-// for the linear plans).
-algos::PlanInput plan_input_of(const GraphInfo& info);
-
 }  // namespace nbrcoll

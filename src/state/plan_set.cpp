@@ -14,8 +14,7 @@ namespace {
 struct Kept {
   std::uint64_t hash = 0;
   PlanSetKind kind = PlanSetKind::kEveryPlanner;
-  algos::PlanInput input;
-  std::shared_ptr<PlanSet> set;
+  std::shared_ptr<PlanSet> set;  // found by set->input
 };
 
 // What a new set of `kind` holds from the start. Every planner: each
@@ -39,11 +38,12 @@ std::vector<Kept> g_kept;  // most recently used last
 
 }  // namespace
 
-std::shared_ptr<PlanSet> plan_set_for(const algos::PlanInput& input, PlanSetKind kind, bool& reused) {
+std::shared_ptr<PlanSet> plan_set_for(algos::PlanInput&& input, PlanSetKind kind, bool& reused) {
   const std::uint64_t hash = algos::hash_plan_input(input);
   const std::lock_guard<std::mutex> lock(g_mutex);
-  const auto hit = std::find_if(g_kept.begin(), g_kept.end(),
-                                [&](const Kept& k) { return k.hash == hash && k.kind == kind && k.input == input; });
+  const auto hit = std::find_if(g_kept.begin(), g_kept.end(), [&](const Kept& k) {
+    return k.hash == hash && k.kind == kind && k.set->input == input;
+  });
   if (hit != g_kept.end()) {
     std::rotate(hit, hit + 1, g_kept.end());
     reused = true;
@@ -51,9 +51,10 @@ std::shared_ptr<PlanSet> plan_set_for(const algos::PlanInput& input, PlanSetKind
   }
   reused = false;
   auto set = std::make_shared<PlanSet>();
-  plan(input, kind, *set);
+  set->input = std::move(input);
+  plan(set->input, kind, *set);
   if (g_kept.size() == kKeptPlanSets) g_kept.erase(g_kept.begin());
-  g_kept.push_back({hash, kind, input, set});
+  g_kept.push_back({hash, kind, set});
   return set;
 }
 

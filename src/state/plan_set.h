@@ -20,6 +20,9 @@
 namespace nbrcoll {
 
 struct PlanSet {
+  // What it was planned from (a kept set is found by it), and what its
+  // lazily built schedules are built from.
+  algos::PlanInput input;
   algos::Plan linear;  // each planner's plan, for statistics and introspection
   algos::Plan leader;
   algos::Plan aggregated;
@@ -61,9 +64,9 @@ enum class PlanSetKind : std::uint8_t {
 
 // The plan set of a graph of `kind` whose complete input (for a graph with
 // every planner, node lists included) is `input`: a kept set of that kind
-// made from an equal input, or a new one that is then kept. `reused` says
-// which. Thread-safe; what planning throws passes through and nothing is
-// kept.
-std::shared_ptr<PlanSet> plan_set_for(const algos::PlanInput& input, PlanSetKind kind, bool& reused);
+// made from an equal input, or a new one, which takes `input` over and is
+// then kept. `reused` says which. Thread-safe; what planning throws passes
+// through and nothing is kept.
+std::shared_ptr<PlanSet> plan_set_for(algos::PlanInput&& input, PlanSetKind kind, bool& reused);
 
 }  // namespace nbrcoll

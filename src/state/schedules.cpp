@@ -44,7 +44,7 @@ void build_linear_family(const algos::PlanInput& input, PlanSet& set, bool allto
 
 // One family's schedule of a graph with every planner, from its plans.
 void build_mixed_family(const GraphInfo& info, bool alltoall) {
-  const algos::PlanInput input = plan_input_of(info);
+  const algos::PlanInput& input = info.plans->input;
   schedule_of(*info.plans, alltoall) = algos::compile_schedule(
       algos::mix_plans(family_plans(*info.plans, alltoall), input.in, input.out.size(), alltoall), info.node_of);
 }
@@ -57,7 +57,7 @@ void build_lazily(const GraphInfo& info, bool alltoall) {
   std::call_once(alltoall ? info.plans->alltoall_built : info.plans->gather_built, [&info, alltoall] {
     try {
       if (info.unagreed)
-        build_linear_family(plan_input_of(info), *info.plans, alltoall, true);
+        build_linear_family(info.plans->input, *info.plans, alltoall, true);
       else
         build_mixed_family(info, alltoall);
     } catch (const std::exception& e) {

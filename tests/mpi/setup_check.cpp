@@ -148,7 +148,7 @@ std::vector<std::int64_t> expected_cost_terms(MPI_Comm comm, const Graph& g, con
   input.rank = info.rank;
   input.in = plan_ranks(g.in[static_cast<std::size_t>(info.rank)]);
   input.out = plan_ranks(g.out[static_cast<std::size_t>(info.rank)]);
-  input.places = info.places;
+  input.places = info.plans->input.places;
   for (int r = 0; r < info.size; ++r) {
     if (info.node_of[static_cast<std::size_t>(r)] != info.node_of[static_cast<std::size_t>(info.rank)]) continue;
     input.node_in.emplace_back(r, plan_ranks(g.in[static_cast<std::size_t>(r)]));
@@ -196,10 +196,10 @@ void created_state(MPI_Comm comm, const Graph& g) {
   }
   const nbrcoll::GraphInfo& info = *state->info;
   const auto want = places_by_node_split(graph);
-  check(info.places.size() == want.size(), g.name + ": one place per rank");
+  check(info.plans->input.places.size() == want.size(), g.name + ": one place per rank");
   std::vector<std::int64_t> flat{info.nodes, info.tag_stride, info.tag_windows};
-  for (std::size_t r = 0; r < want.size() && r < info.places.size(); ++r) {
-    const auto& p = info.places[r];
+  for (std::size_t r = 0; r < want.size() && r < info.plans->input.places.size(); ++r) {
+    const auto& p = info.plans->input.places[r];
     check(p.node == want[r].node && p.device == want[r].device && p.package == want[r].package &&
               info.node_of[r] == p.node,
           g.name + ": place of rank " + std::to_string(r) + " is (" + std::to_string(p.node) + "," +
