@@ -2,9 +2,11 @@
 # Instructions of each step of round.c's rounds (create, first call, second
 # call, free) on rank 3 of NP ranks on one host (one node), under
 # callgrind: the MPI's own (no library) and each library given (preloaded).
-#   round-callgrind.sh [same|new] [LIB...]     env: NP (8), WARM (0)
+#   round-callgrind.sh [same|new] [LIB...]     env: NP (8), WARM (0), RPN
 # WARM=1 counts rounds 2 to 29 only (round.c, warm_rounds): without what
 # the first rounds pay once (the MPI's and nbrcoll's first graph, loading).
+# RPN=8: the ranks as emulated nodes of 8 (NBRCOLL_RANKS_PER_NODE, Frontier
+# topology): auto's full set-up across nodes, on one host.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 lists=${1:-same}; shift || true
@@ -17,6 +19,7 @@ rounds=30
 if [[ ${WARM:-0} == 1 ]]; then toggles="--toggle-collect=warm_rounds"; rounds=28; fi
 for lib in none "$@"; do
   preload=(); [[ $lib != none ]] && preload=(-x LD_PRELOAD="$lib")
+  [[ -n ${RPN:-} ]] && preload+=(-x NBRCOLL_RANKS_PER_NODE="$RPN" -x NBRCOLL_TOPO=frontier)
   mpirun -np "$np" --oversubscribe --allow-run-as-root "${preload[@]}" bash -c \
     "if [ \"\$OMPI_COMM_WORLD_RANK\" = 3 ]; then exec valgrind -q --tool=callgrind --callgrind-out-file=$work/cg.out \
       $toggles \
