@@ -3,7 +3,6 @@
 #pragma once
 
 #include "algos/plan.h"
-#include "state/comm_state.h"
 #include "topo/node_topology.h"
 
 namespace nbrcoll {

@@ -285,7 +285,6 @@ TEST(CostModel, RowsEqualThePerSizeRule) {
 
 TEST(CostModel, RowsEqualThePerSizeRuleOnRandomGraphs) {
   Rng rng(29);
-  int graphs = 0;
   for (const Model model : kAllModels) {
     for (const int nodes : {2, 3, 5}) {
       for (const double density : {0.15, 0.5, 1.0}) {
@@ -298,11 +297,9 @@ TEST(CostModel, RowsEqualThePerSizeRuleOnRandomGraphs) {
         set_edges(g, edges, &rng, 0.05);
         for (const std::string& machine : builtin_machine_names())
           expect_rows_equal_the_per_size_rule(g, *builtin_machine(machine), per_node);
-        ++graphs;
       }
     }
   }
-  EXPECT_EQ(graphs, 36);
 }
 
 TEST(CostModel, OccurrenceNumbersCountEarlierEqualEntries) {
