@@ -58,6 +58,7 @@ std::unique_ptr<CallScratch> nonblocking_scratch(CommState* state) {
 int neighbor_collective(const UserCall& c) {
   CommState* state = find_state(c.comm);
   if (state == nullptr) return pmpi_blocking(c);
+  if (state->info->blocking_calls) state->info->blocking_calls->fetch_add(1, std::memory_order_relaxed);
   // Watched from its start: on private communicators a duplicate's first
   // call completes its idup (decide), and a late rank holds the others there.
   const WatchedCall watched(call_name(c, Mode::kBlocking), state->sequence->calls + 1, *state->info);

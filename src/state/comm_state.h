@@ -13,6 +13,7 @@
 #include "algos/cost_model.h"
 #include "algos/plan.h"
 #include "algos/schedule.h"
+#include "state/lifetimes.h"
 #include "state/plan_set.h"
 
 namespace nbrcoll {
@@ -40,6 +41,9 @@ struct GraphInfo {
   // 0, matched in posting order, which the device transport's twin
   // receives (data and note) cannot use.
   bool unagreed = false;
+  // A graph across nodes that may skip its set-up (lifetimes.h): its
+  // handles' blocking calls, which the next votes read; null otherwise.
+  std::shared_ptr<CallCounter> blocking_calls;
   // Every planner's plans were built at creation (or found: plan_set.h),
   // and the two mixed schedules wait for their family's first call
   // (schedules.h).

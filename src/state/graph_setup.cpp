@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "state/cost_tables.h"
+#include "state/lifetimes.h"
 #include "state/places.h"
 #include "state/plan_input.h"
 #include "state/plan_set.h"
@@ -205,30 +206,33 @@ class Stopwatch {
   StepTime last_ = start_;
 };
 
-// Whether the calls of a graph of `nodes` nodes can only ever run linear,
-// so that graph creation builds the linear plans alone and skips the node
-// lists, the other planners and most of the cost model: auto on one node in
-// a process without a GPU runtime (decide(): one node keeps host buffers on
-// linear). The same on every rank: `nodes` comes from the places every
-// rank decoded alike; the setting and the GPU runtime are alike in every
-// process of a job. (NBRCOLL_ALGO=linear graphs build every plan still:
-// the benchmarks predict every algorithm's time from them.) A benchmark's
-// override of the setting (set_algo_override) counts as the setting for
-// the graphs made while it holds.
-bool linear_only(int nodes) {
-  return nodes == 1 && effective_algo().kind == Algo::Kind::kAuto && !device_process();
-}
-
 // What every rank learns alike during the set-up, whatever fails on one of
 // them, and so may decide the rest by: the node count, whether the graph
-// holds every process of MPI_COMM_WORLD, and whether it is set up without
-// an agreement.
+// holds every process of MPI_COMM_WORLD, whether it may skip its set-up
+// (lifetimes.h) and does, and whether it is set up without an agreement.
 struct Facts {
   int nodes = 0;  // 0: not known (the places could not be read)
   bool covers_world = false;
   bool cartesian = false;  // PMPI_Topo_test: MPI_CART, the same on every rank
+  bool may_skip = false;
+  bool skips = false;
   bool unagreed = false;
 };
+
+// Whether a graph's calls can only ever run linear, so that graph creation
+// builds the linear plans alone and skips the node lists, the other
+// planners and most of the cost model: auto in a process without a GPU
+// runtime, on one node (decide(): one node keeps host buffers on linear)
+// or on a graph that skips its set-up (lifetimes.h). The same on every
+// rank: the node count comes from the places every rank decoded alike, the
+// skip from what every rank agreed before; the setting and the GPU runtime
+// are alike in every process of a job. (NBRCOLL_ALGO=linear graphs build
+// every plan still: the benchmarks predict every algorithm's time from
+// them.) A benchmark's override of the setting (set_algo_override) counts
+// as the setting for the graphs made while it holds.
+bool linear_only(const Facts& f) {
+  return (f.nodes == 1 || f.skips) && effective_algo().kind == Algo::Kind::kAuto && !device_process();
+}
 
 bool is_cartesian(MPI_Comm comm) {
   int kind = MPI_UNDEFINED;
@@ -253,8 +257,18 @@ bool single_threaded() {
 // posting order cannot say. Every rank decides alike: nothing here depends
 // on what only one rank knows.
 bool without_agreement(const Facts& f) {
-  return f.nodes > 0 && !f.cartesian && linear_only(f.nodes) && f.covers_world && shared_comm() != MPI_COMM_NULL &&
+  return f.nodes > 0 && !f.cartesian && linear_only(f) && f.covers_world && shared_comm() != MPI_COMM_NULL &&
          single_threaded() && unagreed_serial(true) >= 0;
+}
+
+// Whether a graph across nodes may skip its set-up when the agreed vote
+// says the job's graphs are short-lived (lifetimes.h), and so counts
+// towards that vote: what without_agreement asks, on more than one node.
+// Every rank answers alike, as there. (NBRCOLL_SHORT_GRAPHS only sways
+// this rank's vote, so ranks that set it differently still skip alike.)
+bool may_skip_setup(const Facts& f) {
+  return f.nodes > 1 && !f.cartesian && f.covers_world && effective_algo().kind == Algo::Kind::kAuto &&
+         !device_process() && shared_comm() != MPI_COMM_NULL && single_threaded();
 }
 
 // Calls in flight together use disjoint tag windows; the notes of calls in
@@ -353,7 +367,12 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   info->nodes = decoded.nodes;
   facts.nodes = decoded.nodes;
   facts.covers_world = cached && in_world && info->size == world_size;
-  facts.unagreed = without_agreement(facts);
+  // A skip is taken only where every rank takes one: all hold the same
+  // budget (lifetimes.h) and draw the same unagreed serials.
+  facts.may_skip = may_skip_setup(facts);
+  facts.skips = facts.may_skip && unagreed_serial(true) >= 0 && take_skip();
+  facts.unagreed = without_agreement(facts);  // before anything here can throw (setup_graph)
+  if (facts.may_skip) info->blocking_calls = std::make_shared<CallCounter>(0);
   info->any_real_out = std::any_of(info->out.begin(), info->out.end(), [](int d) { return d != MPI_PROC_NULL; });
   info->process_of = std::move(decoded.process_of);
   info->node_of.reserve(decoded.places.size());
@@ -365,7 +384,7 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   input.pairing = pairing;
   std::transform(info->in.begin(), info->in.end(), std::back_inserter(input.in), to_plan_rank);
   std::transform(info->out.begin(), info->out.end(), std::back_inserter(input.out), to_plan_rank);
-  if (linear_only(info->nodes)) {
+  if (linear_only(facts)) {
     // A rank that could not read its lists fails the agreement, which every
     // rank enters (or, without one, stops: setup_graph).
     if (own.failed) return MPI_ERR_OTHER;
@@ -451,12 +470,13 @@ int exchange_node_lists(MPI_Comm comm, int rank, const DecodedPlaces& places, al
 }
 
 int agree_on_setup(MPI_Comm comm, const GraphInfo* mine, Agreement& out, const ChannelBid& bid) {
-  enum Term { kFailed, kStride, kNotShared, kSerial, kFirstAgreed };
+  enum Term { kFailed, kStride, kNotShared, kSerial, kLongLived, kFirstAgreed };
   std::vector<std::int64_t> terms(kFirstAgreed + kAgreedTerms, 0);
   terms[kFailed] = mine == nullptr ? 1 : 0;
   terms[kStride] = mine == nullptr ? 1 : mine->tag_stride;
   terms[kNotShared] = bid.shared ? 0 : 1;
   terms[kSerial] = bid.serial;
+  terms[kLongLived] = bid.expects_long_lived ? 1 : 0;
   if (mine != nullptr)
     std::copy_n(mine->agreed_max.begin(), std::min<std::size_t>(mine->agreed_max.size(), kAgreedTerms),
                 terms.begin() + kFirstAgreed);
@@ -465,6 +485,7 @@ int agree_on_setup(MPI_Comm comm, const GraphInfo* mine, Agreement& out, const C
   out.tag_stride = out.all_ok ? static_cast<int>(terms[kStride]) : 1;
   out.shared = out.all_ok && terms[kNotShared] == 0;
   out.serial = terms[kSerial];
+  out.short_lived = out.all_ok && terms[kLongLived] == 0;
   out.agreed_max.assign(terms.begin() + kFirstAgreed, terms.end());
   return rc;
 }
@@ -474,9 +495,10 @@ namespace {
 // What this rank bids towards the graph's channel (shared_comm.h): the
 // shared communicator if it has one that reaches every rank, no other
 // creation is in progress here, a serial is left and this rank's tags fit
-// a block.
+// a block; and its vote on the next graphs' lifetime (lifetimes.h).
 ChannelBid bid_for_channel(const GraphInfo* info, bool in_world, const SerialClaim& claim) {
   ChannelBid bid;
+  bid.expects_long_lived = !votes_short_lived();
   bid.serial = claim.proposal();
   bid.shared = shared_comm() != MPI_COMM_NULL && in_world && claim.alone() && info != nullptr &&
                claim.proposal() < agreed_serials() &&
@@ -505,7 +527,9 @@ void trace_setup(const GraphInfo& info, const SetupTimes& t, const char* channel
   };
   log(LogLevel::kTrace, "graph setup (%d ranks, %d nodes, %s%s) in us: %s, %s, %s, %s, %s, %s, %s, %s", info.size,
       info.nodes, channel,
-      info.linear_only ? (t.plans_reused ? ", linear plans only, reused" : ", linear plans only")
+      info.linear_only ? (info.nodes > 1   ? ", short-lived graphs: linear plans only"
+                          : t.plans_reused ? ", linear plans only, reused"
+                                           : ", linear plans only")
       : t.plans_reused ? ", plans reused"
                        : "",
       step("neighbours", t.neighbours).c_str(), step("places", t.places).c_str(), step("devices", t.devices).c_str(),
@@ -554,13 +578,20 @@ GraphSetup setup_graph(MPI_Comm graph_comm) {
     // agreement: it cannot know whether they would wait for it.
     if (facts.nodes == 0 && effective_algo().kind == Algo::Kind::kAuto && !facts.cartesian) facts.unagreed = true;
   }
-  if (facts.unagreed) return setup_without_agreement(graph_comm, std::move(info), why, setup, clock);
+  if (facts.unagreed) {
+    if (info && info->blocking_calls) remember_graph(info->blocking_calls);
+    return setup_without_agreement(graph_comm, std::move(info), why, setup, clock);
+  }
   Agreement agreed;
   {
     SerialClaim claim;
     const int rc = agree_on_setup(graph_comm, info.get(), agreed, bid_for_channel(info.get(), in_world, claim));
     if (rc == MPI_SUCCESS) claim.settle(agreed.serial);
   }
+  // Every rank of a graph that may skip took part in this vote alike.
+  if (facts.may_skip) settle_vote(agreed.short_lived);
+  // Remembered after its own vote, which reads the graphs before it.
+  if (info && info->blocking_calls) remember_graph(info->blocking_calls);
   setup.times.agreement = clock.lap();
   // Nothing of nbrcoll's is left in flight on the graph when this returns:
   // a private communicator is made here, blocking. (An idup left pending

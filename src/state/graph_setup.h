@@ -76,19 +76,23 @@ void gather_world_places();
 struct ChannelBid {
   bool shared = false;
   std::int64_t serial = 0;
+  bool expects_long_lived = true;  // lifetimes.h: this rank's vote
 };
 
 // The agreement at the end of graph creation, one MPI_MAX allreduce over
-// `comm` of [failed, tag stride, not shared, serial, agreed_max...]: did
-// every rank succeed, the largest tag stride, does the graph take the shared
-// communicator (every rank bid so) and with which serial (the largest
-// proposal), and the element-wise maxima of GraphInfo::agreed_max
-// (kAgreedTerms entries). `mine` null: this rank failed (it sends zeros).
+// `comm` of [failed, tag stride, not shared, serial, long-lived,
+// agreed_max...]: did every rank succeed, the largest tag stride, does the
+// graph take the shared communicator (every rank bid so) and with which
+// serial (the largest proposal), did every rank vote its recent graphs
+// short-lived (lifetimes.h), and the element-wise maxima of
+// GraphInfo::agreed_max (kAgreedTerms entries). `mine` null: this rank
+// failed (it sends zeros).
 struct Agreement {
   bool all_ok = false;
   int tag_stride = 1;
   bool shared = false;
   std::int64_t serial = 0;
+  bool short_lived = false;
   std::vector<std::int64_t> agreed_max;  // kAgreedTerms entries
 };
 int agree_on_setup(MPI_Comm comm, const GraphInfo* mine, Agreement& out, const ChannelBid& bid = {});

@@ -117,6 +117,12 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
     else
       bad(warnings, "NBRCOLL_RANKS_PER_NODE", *v, "expected a positive integer; using the real nodes");
   }
+  if (auto v = env("NBRCOLL_SHORT_GRAPHS")) {
+    if (auto n = parse_int(*v, 0, 1 << 20))
+      c.short_graph_calls = *n;
+    else
+      bad(warnings, "NBRCOLL_SHORT_GRAPHS", *v, "expected a count of calls, 0 to never skip; using 2");
+  }
   if (auto v = env("NBRCOLL_WATCHDOG")) {
     char* end = nullptr;
     const double s = std::strtod(v->c_str(), &end);
@@ -182,6 +188,9 @@ const std::vector<EnvVarInfo>& env_vars() {
        "the node topology (ROCm SMI, else hwloc, else flat)"},
       {"NBRCOLL_RANKS_PER_NODE", "integer", "0 (real nodes)", "emulate nodes: world ranks [0,k) are node 0, and so on"},
       {"NBRCOLL_DEVICE_MAP", "list, e.g. 3,2,1,0", "local rank mod devices", "device (GCD) of each local rank"},
+      {"NBRCOLL_SHORT_GRAPHS", "calls", "2",
+       "auto across nodes: when the last graphs of every rank made at most this many blocking calls (median), "
+       "the next graphs of all processes skip node lists, planners and agreement, and run linear; 0: vote against"},
       {"NBRCOLL_WATCHDOG", "seconds", "0 (off)",
        "report (stderr, per rank) nbrcoll calls that run longer than this: the call and its peers"},
       {"NBRCOLL_DEBUG", "none|warn|info|trace", "warn", "diagnostics on stderr, one line each"},

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs the short_lived test (its launch line as arguments) and checks rank
+# 0's graph set-up lines (NBRCOLL_DEBUG=trace) phase by phase, over the
+# graphs of every process: some creations skip their set-up in phase 1
+# (graphs called at most twice, then freed), the last three of phase 2
+# (graphs called four times) plan, and phase 3 (called twice and kept
+# alive) skips again.
+#   check_short_lived.sh NP LAUNCH...
+set -uo pipefail
+np=$1; shift
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+"$@" 2>&1 | tee "$out" | grep -v "trace:"
+rc=${PIPESTATUS[0]}
+((rc == 0)) || { echo "FAIL: the test exited $rc"; exit "$rc"; }
+# One letter per creation over all processes: S skipped, P planned.
+kinds=$(awk -v np="$np" '
+  /^short_lived: phase/ { printf "\n%s:", $3; next }
+  /^\[nbrcoll 0\] trace: graph setup \(/ && index($0, "(" np " ranks,") > 0 {
+    printf "%s", (index($0, "short-lived graphs") > 0 ? "S" : "P")
+  }' "$out")
+echo "creations by phase (S skipped, P planned):$kinds"
+phase() { sed -n "s/^$1://p" <<<"$kinds"; }
+fail=0
+[[ $(phase 1) == *S* ]] || { echo "FAIL: no creation skipped in phase 1"; fail=1; }
+[[ $(phase 2) == *PPP ]] || { echo "FAIL: phase 2 does not end planning"; fail=1; }
+[[ $(phase 3) == *S* ]] || { echo "FAIL: no creation skipped in phase 3"; fail=1; }
+((fail == 0)) && echo "ok: skipped while short-lived, planning when long-lived"
+exit "$fail"

@@ -1,0 +1,132 @@
+// Graphs across nodes that make a few blocking calls, as mesh and
+// function-space set-up make them (src/state/lifetimes.h): once every rank's
+// recent graphs made few, the next ones skip node lists, planners and
+// agreement and run linear, until the skips granted run out and a
+// creation plans and votes again; graphs called many times vote the job
+// back to planning. Every call here, on graphs of either kind and across
+// every switch, blocking and nonblocking, on duplicates and on a graph over
+// half the processes (which never votes), must fill its receive area (guard
+// bytes around it) exactly as the closed form says. With NBRCOLL_DEBUG=trace
+// check_short_lived.sh reads rank 0's set-up lines phase by phase: skips in
+// the short-lived phases, planning at the end of the long-lived one. A hang
+// fails by the timeout.
+#include <mpi.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "tests/mpi/neighbor_case.h"
+#include "tests/mpi/test_graphs.h"
+
+namespace {
+
+using namespace nbt;
+
+const TypePair& ints() {
+  static const TypePair pair{
+      "int", {MPI_INT, {{0, sizeof(int)}}, sizeof(int)}, {MPI_INT, {{0, sizeof(int)}}, sizeof(int)}};
+  return pair;
+}
+
+// `calls` blocking calls (allgather and alltoallv in turn) and one
+// nonblocking alltoall, each checked against the closed form.
+void exercise(const Graph& g, MPI_Comm comm, int calls, const std::string& what) {
+  const Kind kinds[] = {Kind::allgather, Kind::alltoallv};
+  for (int i = 0; i < calls; ++i) {
+    Call c;
+    c.kind = kinds[i % 2];
+    c.graph = &g;
+    c.types = &ints();
+    c.count = 1 + i % 3;
+    c.salt = static_cast<unsigned>(i);
+    Run run(c);
+    check(post(run, false, comm, nullptr) == MPI_SUCCESS, what + ": blocking call " + std::to_string(i) + " failed");
+    run.verify(what + ", blocking call " + std::to_string(i));
+  }
+  Call c;
+  c.kind = Kind::alltoall;
+  c.graph = &g;
+  c.types = &ints();
+  c.count = 2;
+  Run run(c);
+  MPI_Request req = MPI_REQUEST_NULL;
+  check(post(run, false, comm, &req) == MPI_SUCCESS && MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS,
+        what + ": nonblocking call failed");
+  run.verify(what + ", nonblocking call");
+}
+
+// One graph over MPI_COMM_WORLD: made, called, freed unless `keep` takes it
+// (a duplicate too, every third round).
+void round_of(int round, int calls, std::vector<MPI_Comm>* keep = nullptr) {
+  const Graph g = random_graph(g_size, "round " + std::to_string(round), 0.5, 100U + static_cast<unsigned>(round),
+                               round % 2 == 0, round % 3 == 0, round % 4 == 1);
+  MPI_Comm comm = make_graph(g);
+  check(comm != MPI_COMM_NULL, g.name + ": creation");
+  exercise(g, comm, calls, g.name);
+  if (round % 3 == 2) {
+    MPI_Comm dup = MPI_COMM_NULL;
+    MPI_Comm_dup(comm, &dup);
+    exercise(g, dup, calls, g.name + " (duplicate)");
+    MPI_Comm_free(&dup);
+  }
+  if (keep != nullptr) {
+    keep->push_back(comm);
+    return;
+  }
+  MPI_Comm_free(&comm);
+}
+
+// A graph over the even world ranks only: never voted on, never skipped.
+void half_round(int round) {
+  MPI_Comm half = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, g_rank % 2, g_rank, &half);
+  int rank = 0;
+  int size = 0;
+  MPI_Comm_rank(half, &rank);
+  MPI_Comm_size(half, &size);
+  Graph g =
+      random_graph(size, "half " + std::to_string(round), 0.7, 300U + static_cast<unsigned>(round), true, true, false);
+  g.self = rank;
+  const auto& in = g.in[static_cast<std::size_t>(rank)];
+  const auto& out = g.out[static_cast<std::size_t>(rank)];
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Dist_graph_create_adjacent(half, static_cast<int>(in.size()), in.data(), MPI_UNWEIGHTED,
+                                 static_cast<int>(out.size()), out.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &comm);
+  exercise(g, comm, 1, g.name);
+  MPI_Comm_free(&comm);
+  MPI_Comm_free(&half);
+}
+
+// A line between the phases, in rank 0's stderr with its trace lines
+// (check_short_lived.sh reads them in order).
+void phase(int n) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (g_rank == 0) std::fprintf(stderr, "short_lived: phase %d\n", n);
+  std::fflush(stderr);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  begin();
+  int round = 0;
+  // Short-lived graphs: after the first votes, most of these skip.
+  phase(1);
+  for (int i = 0; i < 14; ++i) {
+    round_of(round++, i % 3);
+    if (i == 6) half_round(round);
+  }
+  // Long-lived graphs: once the skips granted run out, planning again.
+  phase(2);
+  for (int i = 0; i < 14; ++i) round_of(round++, 4);
+  // Called twice and kept alive, as mesh set-up keeps its index maps'
+  // graphs for their nonblocking scatters: skipping again after a few.
+  phase(3);
+  std::vector<MPI_Comm> kept;
+  for (int i = 0; i < 14; ++i) round_of(round++, 2, &kept);
+  phase(4);
+  for (MPI_Comm& c : kept) MPI_Comm_free(&c);
+  return finish();
+}
