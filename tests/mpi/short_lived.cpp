@@ -8,11 +8,14 @@
 // half the processes (which never votes), must fill its receive area (guard
 // bytes around it) exactly as the closed form says. With NBRCOLL_DEBUG=trace
 // check_short_lived.sh reads rank 0's set-up lines phase by phase: skips in
-// the short-lived phases, planning at the end of the long-lived one. A hang
-// fails by the timeout.
+// the short-lived phases, planning at the end of the long-lived one; with
+// one rank voting against every skip, none at all. A hang fails by the
+// timeout.
 #include <mpi.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -109,6 +112,15 @@ void phase(int n) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // --one-votes-long: world rank 1 sets NBRCOLL_SHORT_GRAPHS=0 (read at
+  // MPI_Init, its rank from the launcher), so it votes against every skip:
+  // no rank may skip then, and none may wait for another that did.
+  for (int i = 1; i < argc; ++i) {
+    const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
+    if (rank == nullptr) rank = std::getenv("PMI_RANK");
+    if (std::strcmp(argv[i], "--one-votes-long") == 0 && rank != nullptr && std::strcmp(rank, "1") == 0)
+      setenv("NBRCOLL_SHORT_GRAPHS", "0", 1);
+  }
   MPI_Init(&argc, &argv);
   begin();
   int round = 0;
