@@ -590,8 +590,6 @@ GraphSetup setup_graph(MPI_Comm graph_comm) {
   }
   // Every rank of a graph that may skip took part in this vote alike.
   if (facts.may_skip) settle_vote(agreed.short_lived);
-  // Remembered after its own vote, which reads the graphs before it.
-  if (info && info->blocking_calls) remember_graph(info->blocking_calls);
   setup.times.agreement = clock.lap();
   // Nothing of nbrcoll's is left in flight on the graph when this returns:
   // a private communicator is made here, blocking. (An idup left pending
@@ -606,6 +604,8 @@ GraphSetup setup_graph(MPI_Comm graph_comm) {
         why.c_str());
     return setup;
   }
+  // Remembered after its own vote, which read the graphs before it.
+  if (info->blocking_calls) remember_graph(info->blocking_calls);
   set_tag_windows(*info, agreed.tag_stride, agreed.shared ? kTagBlock : tag_upper_bound());
   if (!info->linear_only) {
     info->agreed_max = std::move(agreed.agreed_max);
