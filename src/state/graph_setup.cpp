@@ -230,8 +230,11 @@ struct Facts {
 // every plan still: the benchmarks predict every algorithm's time from
 // them.) A benchmark's override of the setting (set_algo_override) counts
 // as the setting for the graphs made while it holds.
+bool auto_on_host() {
+  return effective_algo().kind == Algo::Kind::kAuto && !device_process();
+}
 bool linear_only(const Facts& f) {
-  return (f.nodes == 1 || f.skips) && effective_algo().kind == Algo::Kind::kAuto && !device_process();
+  return (f.nodes == 1 || f.skips) && auto_on_host();
 }
 
 bool is_cartesian(MPI_Comm comm) {
@@ -244,31 +247,35 @@ bool single_threaded() {
   return PMPI_Query_thread(&provided) == MPI_SUCCESS && provided != MPI_THREAD_MULTIPLE;
 }
 
-// Whether a graph is set up without the agreement's allreduce: one whose
-// calls can only run linear (linear_only), made by every process of
-// MPI_COMM_WORLD (each then makes every such creation, in the same order:
-// graph creation is collective and synchronising, and no thread can create
-// another at the same time), on the shared communicator, while unagreed
-// serials last. Its serial is then drawn (unagreed_serial), its linear
-// tags are all 0 so its tag stride is 1 on every rank, and its cost rows
-// are this rank's own (its calls never ask them). Not on a Cartesian
-// communicator: where a periodic dimension of 1 or 2 processes names one
-// peer twice its two blocks cross (algos::EdgePairing::kCartesian), which
-// posting order cannot say. Every rank decides alike: nothing here depends
-// on what only one rank knows.
+// Whether a graph could be set up without the agreement's allreduce, its
+// calls linear: made by every process of MPI_COMM_WORLD (each then makes
+// every such creation, in the same order: graph creation is collective and
+// synchronising, and no thread can create another at the same time), on
+// the shared communicator. Not on a Cartesian communicator: where a
+// periodic dimension of 1 or 2 processes names one peer twice its two
+// blocks cross (algos::EdgePairing::kCartesian), which posting order
+// cannot say. Every rank decides alike: nothing here depends on what only
+// one rank knows.
+bool may_go_unagreed(const Facts& f) {
+  return !f.cartesian && f.covers_world && shared_comm() != MPI_COMM_NULL && single_threaded();
+}
+
+// Whether a graph is set up without the agreement: one that may
+// (may_go_unagreed) whose calls can only run linear (linear_only), while
+// unagreed serials last. Its serial is then drawn (unagreed_serial), its
+// linear tags are all 0 so its tag stride is 1 on every rank, and its cost
+// rows are this rank's own (its calls never ask them).
 bool without_agreement(const Facts& f) {
-  return f.nodes > 0 && !f.cartesian && linear_only(f) && f.covers_world && shared_comm() != MPI_COMM_NULL &&
-         single_threaded() && unagreed_serial(true) >= 0;
+  return f.nodes > 0 && linear_only(f) && may_go_unagreed(f) && unagreed_serial(true) >= 0;
 }
 
 // Whether a graph across nodes may skip its set-up when the agreed vote
 // says the job's graphs are short-lived (lifetimes.h), and so counts
-// towards that vote: what without_agreement asks, on more than one node.
-// Every rank answers alike, as there. (NBRCOLL_SHORT_GRAPHS only sways
-// this rank's vote, so ranks that set it differently still skip alike.)
+// towards that vote. Every rank answers alike, as in may_go_unagreed.
+// (NBRCOLL_SHORT_GRAPHS only sways this rank's vote, so ranks that set it
+// differently still skip alike.)
 bool may_skip_setup(const Facts& f) {
-  return f.nodes > 1 && !f.cartesian && f.covers_world && effective_algo().kind == Algo::Kind::kAuto &&
-         !device_process() && shared_comm() != MPI_COMM_NULL && single_threaded();
+  return f.nodes > 1 && auto_on_host() && may_go_unagreed(f);
 }
 
 // Calls in flight together use disjoint tag windows; the notes of calls in
