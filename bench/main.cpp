@@ -35,16 +35,22 @@ void mark_finalize(int rank, int status) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // --version answers without starting MPI (no mpirun needed).
+  // --version answers without starting MPI (no mpirun needed);
+  // --thread-multiple picks how MPI starts.
+  bool thread_multiple = false;
   for (int i = 1; i < argc; ++i) {
     if (std::string(argv[i]) == "--version") {
       std::cout << "nbrcoll-bench (nbrcoll) " << NBRCOLL_VERSION_STRING << '\n';
       return 0;
     }
+    thread_multiple = thread_multiple || std::string(argv[i]) == "--thread-multiple";
   }
-  MPI_Init(&argc, &argv);
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Init_thread(&argc, &argv, thread_multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (thread_multiple && provided != MPI_THREAD_MULTIPLE && rank == 0)
+    std::cerr << "nbrcoll-bench: --thread-multiple: the MPI provides only thread level " << provided << "\n";
   const int rc = nbrbench::run_bench({argv + 1, argv + argc}, std::cout);
   mark_finalize(rank, rc);
   MPI_Finalize();

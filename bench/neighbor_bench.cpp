@@ -61,6 +61,7 @@ Outcome run_neighbor(const Options& o, const World& w, const Graph& g) {
     d << o.pattern << " (" << params_string(o) << "), " << w.procs << " procs, " << w.nodes << " nodes"
       << (w.emulated ? " (emulated)" : "") << ", " << g.edges() << " edges, MPI_" << op;
     if (o.op == Op::kAllgatherv || o.op == Op::kAlltoallv) d << " (blocks of 1/4 to 4/4 of the size, per edge)";
+    if (o.thread_multiple) d << ", MPI_THREAD_MULTIPLE";
     res.description = d.str();
   }
   std::optional<DeviceBuffers> dev;

@@ -48,6 +48,7 @@ const char* usage() {
          "  --op OP           allgather | allgatherv | alltoall | alltoallv (default allgather; rsg, moore, file)\n"
          "  --nonblocking     MPI_Ineighbor_* + MPI_Wait, timed together\n"
          "  --persistent      MPI_Neighbor_*_init once per size and algorithm, MPI_Start + MPI_Wait timed (MPI >= 4)\n"
+         "  --thread-multiple MPI_Init_thread with MPI_THREAD_MULTIPLE (as mpi4py and DOLFINx run); one thread calls\n"
          "  --algos LIST      native,linear,leader,aggregated,auto (default native,linear,leader)\n"
          "  --warmup N        untimed calls per size and algorithm (default 2)\n"
          "  --iters N         timed calls per size and algorithm (default 10)\n"
@@ -121,6 +122,8 @@ Options parse_options(const std::vector<std::string>& args) {
       o.validate = false;
     else if (a == "--inject-fault")
       o.inject_fault = true;
+    else if (a == "--thread-multiple")
+      o.thread_multiple = true;
     else if (a == "--op") {
       const auto op = parse_op(value());
       if (!op)

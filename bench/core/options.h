@@ -28,9 +28,10 @@ struct Options {
   std::string csv;
   bool csv_append = false;
   bool help = false;
-  bool inject_fault = false;  // tests only: corrupt one received byte
-  std::string device;         // device backend plugin: buffers in device memory (rsg, moore, file)
-  Op op = Op::kAllgather;     // rsg, moore, file (spmm: its own allgatherv)
+  bool inject_fault = false;     // tests only: corrupt one received byte
+  bool thread_multiple = false;  // main() initialises MPI with MPI_THREAD_MULTIPLE
+  std::string device;            // device backend plugin: buffers in device memory (rsg, moore, file)
+  Op op = Op::kAllgather;        // rsg, moore, file (spmm: its own allgatherv)
   Mode mode = Mode::kBlocking;
 };
 

@@ -60,6 +60,10 @@ class Operation {
   // (every message completed, received blocks in the user's buffer).
   bool progress(bool block);
   [[nodiscard]] bool done() const { return done_.load(std::memory_order_acquire); }
+  // Whether the call needs nothing of nbrcoll's once started (the host fast
+  // path: every message posted at start, the MPI completes them): no
+  // forwards, no bundles, no copies between waits.
+  [[nodiscard]] bool posted_at_start() const { return std::holds_alternative<LinearRun>(run_); }
   // MPI_SUCCESS or the call's first error (valid once done).
   [[nodiscard]] int error() const { return error_; }
 

@@ -56,7 +56,7 @@ int cancel_fn(void* /*extra*/, int /*complete*/) {
   return MPI_SUCCESS;
 }
 
-// Caller holds g_mutex.
+// Caller holds g_mutex, or has taken `t` out of the list (finish_sole_call).
 void complete(Tracked& t) {
   if (t.trigger != MPI_REQUEST_NULL) {
     // Persistent: the carrier's status cannot carry an error, so it is reported here.
@@ -165,12 +165,28 @@ void finish_sole_call(int count, const MPI_Request* requests) {
     int provided = MPI_THREAD_SINGLE;
     return PMPI_Query_thread(&provided) == MPI_SUCCESS && provided != MPI_THREAD_MULTIPLE;
   }();
-  if (!one_thread || g_count.load(std::memory_order_acquire) != 1 || requests == nullptr) return;
-  const std::lock_guard<std::mutex> lock(g_mutex);
+  if (g_count.load(std::memory_order_acquire) != 1 || requests == nullptr) return;
+  std::unique_lock<std::mutex> lock(g_mutex);
   if (g_calls.size() != 1 || std::find(requests, requests + count, g_calls.front().request) == requests + count) return;
-  g_calls.front().op->progress(true);
-  complete(g_calls.front());
+  if (one_thread) {
+    g_calls.front().op->progress(true);
+    complete(g_calls.front());
+    g_calls.clear();
+    return;
+  }
+  // Other threads may start, advance and wait for calls meanwhile, so the
+  // list stays free: only a call that needs nothing of nbrcoll's after its
+  // start is taken out of it and finished here, polling its messages alone
+  // (advancing the others too once another call is in flight, as the MPI's
+  // own wait would).
+  if (!g_calls.front().op->posted_at_start()) return;
+  Tracked claimed = std::move(g_calls.front());
   g_calls.clear();
+  lock.unlock();
+  while (!claimed.op->progress(false)) {
+    if (g_count.load(std::memory_order_acquire) > 1) progress_all();
+  }
+  complete(claimed);
 }
 
 bool in_flight(MPI_Request request) {

@@ -53,7 +53,9 @@ bool in_flight(MPI_Request request);
 // blocking inside the MPI (one Waitall where it forwards nothing, as the
 // MPI's own wait does) instead of polling. Nothing else of nbrcoll's then
 // needs this rank, and the wait could not return before that call is done.
-// Not under MPI_THREAD_MULTIPLE: another thread may need the engine meanwhile.
+// Under MPI_THREAD_MULTIPLE, where another thread may need the engine
+// meanwhile, only a call that needs nothing of nbrcoll's after its start
+// (Operation::posted_at_start), taken out of the list and polled alone.
 void finish_sole_call(int count, const MPI_Request* requests);
 
 // Every call in flight to its end (before MPI_Finalize).

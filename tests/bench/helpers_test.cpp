@@ -98,6 +98,8 @@ TEST(Options, OpsAndModes) {
   const Options plain = parse_options({"--pattern", "rsg"});
   EXPECT_EQ(plain.op, Op::kAllgather);
   EXPECT_EQ(plain.mode, Mode::kBlocking);
+  EXPECT_FALSE(plain.thread_multiple);
+  EXPECT_TRUE(parse_options({"--pattern", "rsg", "--nonblocking", "--thread-multiple"}).thread_multiple);
   const Options o = parse_options({"--pattern", "moore", "--op", "alltoallv", "--nonblocking"});
   EXPECT_EQ(o.op, Op::kAlltoallv);
   EXPECT_EQ(o.mode, Mode::kNonblocking);
