@@ -42,10 +42,10 @@ void banner_once(int world_rank) {
 // Build and attach our state to a graph communicator PMPI just made. All ranks
 // agree on the outcome, so either every rank has state or none has (a mix
 // would send some ranks to PMPI and others to our plan).
-void setup(MPI_Comm graph) {
+void setup(MPI_Comm graph, MPI_Comm parent) {
   using namespace nbrcoll;
   if (config().disable || graph == MPI_COMM_NULL) return;
-  GraphSetup made = setup_graph(graph);
+  GraphSetup made = setup_graph(graph, parent);
   if (!made.info) return;
   if (log_enabled(LogLevel::kInfo)) {
     const GraphInfo& info = *made.info;
@@ -68,7 +68,7 @@ bool is_intercomm(MPI_Comm comm) {
 // communicator it made (none from an intercommunicator, whose creation
 // calls are erroneous: the MPI's answer stands).
 int created(int rc, MPI_Comm old, const MPI_Comm* made) {
-  if (rc == MPI_SUCCESS && !is_intercomm(old)) setup(*made);
+  if (rc == MPI_SUCCESS && !is_intercomm(old)) setup(*made, old);
   return rc;
 }
 

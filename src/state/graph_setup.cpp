@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "state/cost_tables.h"
+#include "state/creation_line.h"
 #include "state/lifetimes.h"
 #include "state/places.h"
 #include "state/plan_input.h"
@@ -217,6 +218,7 @@ struct Facts {
   bool may_skip = false;
   bool skips = false;
   bool unagreed = false;
+  CreationLine* line = nullptr;  // the parent's creation order (creation_line.h)
 };
 
 // Whether a graph's calls can only ever run linear, so that graph creation
@@ -242,31 +244,25 @@ bool is_cartesian(MPI_Comm comm) {
   return PMPI_Topo_test(comm, &kind) == MPI_SUCCESS && kind == MPI_CART;
 }
 
-bool single_threaded() {
-  int provided = MPI_THREAD_SINGLE;
-  return PMPI_Query_thread(&provided) == MPI_SUCCESS && provided != MPI_THREAD_MULTIPLE;
-}
-
 // Whether a graph could be set up without the agreement's allreduce, its
 // calls linear: made by every process of MPI_COMM_WORLD (each then makes
-// every such creation, in the same order: graph creation is collective and
-// synchronising, and no thread can create another at the same time), on
-// the shared communicator. Not on a Cartesian communicator: where a
+// every such creation from one communicator in the same order, and draws
+// from that order's line: creation_line.h), on the shared communicator. Not on a Cartesian communicator: where a
 // periodic dimension of 1 or 2 processes names one peer twice its two
 // blocks cross (algos::EdgePairing::kCartesian), which posting order
 // cannot say. Every rank decides alike: nothing here depends on what only
 // one rank knows.
 bool may_go_unagreed(const Facts& f) {
-  return !f.cartesian && f.covers_world && shared_comm() != MPI_COMM_NULL && single_threaded();
+  return !f.cartesian && f.covers_world && shared_comm() != MPI_COMM_NULL && f.line != nullptr;
 }
 
 // Whether a graph is set up without the agreement: one that may
 // (may_go_unagreed) whose calls can only run linear (linear_only), while
-// unagreed serials last. Its serial is then drawn (unagreed_serial), its
+// its line's serials last. Its serial is then drawn (draw_serial), its
 // linear tags are all 0 so its tag stride is 1 on every rank, and its cost
 // rows are this rank's own (its calls never ask them).
 bool without_agreement(const Facts& f) {
-  return f.nodes > 0 && linear_only(f) && may_go_unagreed(f) && unagreed_serial(true) >= 0;
+  return f.nodes > 0 && linear_only(f) && may_go_unagreed(f) && draw_serial(*f.line, true) >= 0;
 }
 
 // Whether a graph across nodes may skip its set-up when the agreed vote
@@ -377,7 +373,7 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   // A skip is taken only where every rank takes one: all hold the same
   // budget (lifetimes.h) and draw the same unagreed serials.
   facts.may_skip = may_skip_setup(facts);
-  facts.skips = facts.may_skip && unagreed_serial(true) >= 0 && take_skip();
+  facts.skips = facts.may_skip && draw_serial(*facts.line, true) >= 0 && take_skip(*facts.line);
   facts.unagreed = without_agreement(facts);  // before anything here can throw (setup_graph)
   if (facts.may_skip) info->blocking_calls = std::make_shared<CallCounter>(0);
   info->any_real_out = std::any_of(info->out.begin(), info->out.end(), [](int d) { return d != MPI_PROC_NULL; });
@@ -477,13 +473,14 @@ int exchange_node_lists(MPI_Comm comm, int rank, const DecodedPlaces& places, al
 }
 
 int agree_on_setup(MPI_Comm comm, const GraphInfo* mine, Agreement& out, const ChannelBid& bid) {
-  enum Term { kFailed, kStride, kNotShared, kSerial, kLongLived, kFirstAgreed };
+  enum Term { kFailed, kStride, kNotShared, kSerial, kLongLived, kNoReservation, kFirstAgreed };
   std::vector<std::int64_t> terms(kFirstAgreed + kAgreedTerms, 0);
   terms[kFailed] = mine == nullptr ? 1 : 0;
   terms[kStride] = mine == nullptr ? 1 : mine->tag_stride;
   terms[kNotShared] = bid.shared ? 0 : 1;
   terms[kSerial] = bid.serial;
   terms[kLongLived] = bid.expects_long_lived ? 1 : 0;
+  terms[kNoReservation] = bid.wants_serials ? 0 : 1;
   if (mine != nullptr)
     std::copy_n(mine->agreed_max.begin(), std::min<std::size_t>(mine->agreed_max.size(), kAgreedTerms),
                 terms.begin() + kFirstAgreed);
@@ -493,6 +490,7 @@ int agree_on_setup(MPI_Comm comm, const GraphInfo* mine, Agreement& out, const C
   out.shared = out.all_ok && terms[kNotShared] == 0;
   out.serial = terms[kSerial];
   out.short_lived = out.all_ok && terms[kLongLived] == 0;
+  out.reserves = out.shared && terms[kNoReservation] == 0 && out.serial + kLineSerials < agreed_serials();
   out.agreed_max.assign(terms.begin() + kFirstAgreed, terms.end());
   return rc;
 }
@@ -502,10 +500,12 @@ namespace {
 // What this rank bids towards the graph's channel (shared_comm.h): the
 // shared communicator if it has one that reaches every rank, no other
 // creation is in progress here, a serial is left and this rank's tags fit
-// a block; and its vote on the next graphs' lifetime (lifetimes.h).
-ChannelBid bid_for_channel(const GraphInfo* info, bool in_world, const SerialClaim& claim) {
+// a block; its vote on the next graphs' lifetime (lifetimes.h); and
+// whether the parent's creation line needs serials (creation_line.h).
+ChannelBid bid_for_channel(const GraphInfo* info, bool in_world, const SerialClaim& claim, const CreationLine* line) {
   ChannelBid bid;
   bid.expects_long_lived = !votes_short_lived();
+  bid.wants_serials = wants_serials(line);
   bid.serial = claim.proposal();
   bid.shared = shared_comm() != MPI_COMM_NULL && in_world && claim.alone() && info != nullptr &&
                claim.proposal() < agreed_serials() &&
@@ -549,15 +549,15 @@ void trace_setup(const GraphInfo& info, const SetupTimes& t, const char* channel
 // marked the graph unagreed; its plans and cost rows come on first use). A rank that
 // failed cannot tell the others, which go on without it: it stops the job
 // with one line (only running out of memory gets here).
-GraphSetup setup_without_agreement(MPI_Comm graph_comm, std::shared_ptr<GraphInfo> info, const std::string& why,
-                                   GraphSetup& setup, Stopwatch& clock) {
-  if (!info) {
+GraphSetup setup_without_agreement(MPI_Comm graph_comm, std::shared_ptr<GraphInfo> info, CreationLine* line,
+                                   const std::string& why, GraphSetup& setup, Stopwatch& clock) {
+  if (!info || line == nullptr) {
     log(LogLevel::kWarn, "graph setup failed%s on this rank, which its peers cannot learn; stopping the job",
         why.c_str());
     PMPI_Abort(graph_comm, MPI_ERR_NO_MEM);
     return setup;
   }
-  auto channel = std::make_shared<OwnedComm>(unagreed_serial(false), 0);
+  auto channel = std::make_shared<OwnedComm>(draw_serial(*line, false), 0);
   set_tag_windows(*info, info->tag_stride, kTagBlock);
   setup.times.total = clock.since_start();
   trace_setup(*info, setup.times, "shared communicator, no agreement");
@@ -568,13 +568,14 @@ GraphSetup setup_without_agreement(MPI_Comm graph_comm, std::shared_ptr<GraphInf
 
 }  // namespace
 
-GraphSetup setup_graph(MPI_Comm graph_comm) {
+GraphSetup setup_graph(MPI_Comm graph_comm, MPI_Comm parent) {
   GraphSetup setup;
   Stopwatch clock;
   std::shared_ptr<GraphInfo> info;
   bool in_world = false;
   Facts facts;
   facts.cartesian = is_cartesian(graph_comm);
+  facts.line = creation_line(parent);
   std::string why;
   try {
     if (build_graph_info(graph_comm, info, in_world, facts, setup.times, clock) != MPI_SUCCESS) info.reset();
@@ -587,16 +588,19 @@ GraphSetup setup_graph(MPI_Comm graph_comm) {
   }
   if (facts.unagreed) {
     if (info && info->blocking_calls) remember_graph(info->blocking_calls);
-    return setup_without_agreement(graph_comm, std::move(info), why, setup, clock);
+    return setup_without_agreement(graph_comm, std::move(info), facts.line, why, setup, clock);
   }
   Agreement agreed;
   {
     SerialClaim claim;
-    const int rc = agree_on_setup(graph_comm, info.get(), agreed, bid_for_channel(info.get(), in_world, claim));
-    if (rc == MPI_SUCCESS) claim.settle(agreed.serial);
+    const int rc =
+        agree_on_setup(graph_comm, info.get(), agreed, bid_for_channel(info.get(), in_world, claim, facts.line));
+    if (rc == MPI_SUCCESS) claim.settle(agreed.serial + (agreed.reserves ? kLineSerials : 0));
   }
+  // Every rank of the graph wanted them, so every rank has the line.
+  if (agreed.reserves) reserve_serials(*facts.line, agreed.serial + 1);
   // Every rank of a graph that may skip took part in this vote alike.
-  if (facts.may_skip) settle_vote(agreed.short_lived);
+  if (facts.may_skip) settle_vote(*facts.line, agreed.short_lived);
   setup.times.agreement = clock.lap();
   // Nothing of nbrcoll's is left in flight on the graph when this returns:
   // a private communicator is made here, blocking. (An idup left pending

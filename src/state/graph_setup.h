@@ -50,9 +50,9 @@ struct GraphSetup {
   SetupTimes times;
 };
 
-// The whole set-up; either every rank gets `info` and a channel, or none
-// does (then one warning line).
-GraphSetup setup_graph(MPI_Comm graph_comm);
+// The whole set-up of `graph_comm`, made from `parent`; either every rank
+// gets `info` and a channel, or none does (then one warning line).
+GraphSetup setup_graph(MPI_Comm graph_comm, MPI_Comm parent);
 
 // NI_r and the out-lists of the node's ranks, into input.node_in and
 // input.node_out from input.in and input.out: each rank sends its lists (plan
@@ -77,14 +77,18 @@ struct ChannelBid {
   bool shared = false;
   std::int64_t serial = 0;
   bool expects_long_lived = true;  // lifetimes.h: this rank's vote
+  bool wants_serials = false;      // creation_line.h: serials for the parent's line
 };
 
 // The agreement at the end of graph creation, one MPI_MAX allreduce over
-// `comm` of [failed, tag stride, not shared, serial, long-lived,
-// agreed_max...]: did every rank succeed, the largest tag stride, does the
-// graph take the shared communicator (every rank bid so) and with which
-// serial (the largest proposal), did every rank vote its recent graphs
-// short-lived (lifetimes.h), and the element-wise maxima of
+// `comm` of [failed, tag stride, not shared, serial, long-lived, no
+// reservation, agreed_max...]: did every rank succeed, the largest tag
+// stride, does the graph take the shared communicator (every rank bid so)
+// and with which serial (the largest proposal), did every rank vote its
+// recent graphs short-lived (lifetimes.h), do the kLineSerials serials
+// after the graph's go to its parent's creation line (every rank wants
+// them, the graph is shared and they lie below agreed_serials():
+// creation_line.h), and the element-wise maxima of
 // GraphInfo::agreed_max (kAgreedTerms entries). `mine` null: this rank
 // failed (it sends zeros).
 struct Agreement {
@@ -93,6 +97,7 @@ struct Agreement {
   bool shared = false;
   std::int64_t serial = 0;
   bool short_lived = false;
+  bool reserves = false;
   std::vector<std::int64_t> agreed_max;  // kAgreedTerms entries
 };
 int agree_on_setup(MPI_Comm comm, const GraphInfo* mine, Agreement& out, const ChannelBid& bid = {});

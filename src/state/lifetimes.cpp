@@ -26,7 +26,6 @@ namespace {
 struct Lifetimes {
   std::mutex mutex;
   LifetimeHistory history;
-  int skips = 0;
 };
 
 Lifetimes& lifetimes() {
@@ -46,20 +45,6 @@ bool votes_short_lived() {
   Lifetimes& l = lifetimes();
   const std::lock_guard<std::mutex> lock(l.mutex);
   return l.history.looks_short(config().short_graph_calls);
-}
-
-bool take_skip() {
-  Lifetimes& l = lifetimes();
-  const std::lock_guard<std::mutex> lock(l.mutex);
-  if (l.skips == 0) return false;
-  --l.skips;
-  return true;
-}
-
-void settle_vote(bool every_rank_short) {
-  Lifetimes& l = lifetimes();
-  const std::lock_guard<std::mutex> lock(l.mutex);
-  l.skips = every_rank_short ? kSkipsPerVote : 0;
 }
 
 }  // namespace nbrcoll

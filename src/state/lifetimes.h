@@ -16,8 +16,9 @@
 // agreement) until a budget of skips runs out, when a creation plans and
 // agrees again and the vote is renewed. The vote is a term of that
 // allreduce and the skips are taken in creation order, which every process
-// shares for graphs of all world processes: no rank acts on a guess another
-// rank made alone, however their histories differ.
+// shares for graphs of all world processes made from one communicator
+// (creation_line.h): no rank acts on a guess another rank made alone,
+// however their histories differ.
 #pragma once
 
 #include <array>
@@ -48,14 +49,13 @@ class LifetimeHistory {
   int added_ = 0;  // all time; the last kKept are in graphs_ (a ring)
 };
 
-// The process's history and its skip budget, behind one mutex.
+// The process's history, behind one mutex.
 void remember_graph(std::shared_ptr<const CallCounter> calls);
 bool votes_short_lived();
-// Creations that skip take one skip each; an agreement that saw every rank
-// vote short grants kSkipsPerVote, any other agreement of such a graph none.
-bool take_skip();
-void settle_vote(bool every_rank_short);
 
+// Creations that skip take one skip each from their creation line
+// (creation_line.h); an agreement that saw every rank vote short grants
+// kSkipsPerVote, any other agreement of such a graph none.
 inline constexpr int kSkipsPerVote = 8;
 
 }  // namespace nbrcoll

@@ -16,7 +16,6 @@ MPI_Comm g_shared = MPI_COMM_NULL;
 std::mutex g_serial_mutex;
 std::int64_t g_next_serial = 0;  // one more than the largest serial agreed on
 int g_claims_open = 0;
-std::int64_t g_unagreed_drawn = 0;  // serials drawn without agreement so far
 
 // MPI_Finalize deletes MPI_COMM_SELF's attributes first thing: the shared
 // communicator goes then, while MPI still works.
@@ -54,14 +53,6 @@ std::int64_t agreed_serials() {
   return graph_serials(tag_upper_bound()) / 2;
 }
 
-std::int64_t unagreed_serial(bool peek) {
-  const std::lock_guard<std::mutex> lock(g_serial_mutex);
-  const std::int64_t serial = agreed_serials() + g_unagreed_drawn;
-  if (serial >= graph_serials(tag_upper_bound())) return -1;
-  if (!peek) ++g_unagreed_drawn;
-  return serial;
-}
-
 long long tag_upper_bound() {
   static const long long tag_ub = [] {
     int* value = nullptr;
@@ -79,9 +70,9 @@ SerialClaim::SerialClaim() {
   ++g_claims_open;
 }
 
-void SerialClaim::settle(std::int64_t agreed) {
+void SerialClaim::settle(std::int64_t last) {
   const std::lock_guard<std::mutex> lock(g_serial_mutex);
-  g_next_serial = std::max(g_next_serial, agreed + 1);
+  g_next_serial = std::max(g_next_serial, last + 1);
   if (open_) --g_claims_open;
   open_ = false;
 }

@@ -35,16 +35,9 @@ MPI_Comm shared_comm();
 long long tag_upper_bound();
 
 // Agreed serials (SerialClaim) lie below this bound; the serials from it up
-// to graph_serials(MPI_TAG_UB) are drawn without agreement (below).
+// to graph_serials(MPI_TAG_UB) are drawn without agreement
+// (creation_line.h).
 std::int64_t agreed_serials();
-
-// The serial of a graph set up without an agreement (graph_setup.cpp:
-// every process of MPI_COMM_WORLD takes part, none has threads that could
-// create graphs concurrently): the next of the upper half, in creation
-// order, so every rank draws the same one. `peek` leaves it to draw; -1
-// once the half is used up (creations then agree as before, every rank
-// alike).
-std::int64_t unagreed_serial(bool peek);
 
 // One graph creation's claim on a serial, open from the proposal until the
 // agreed serial is known (settle) or the creation ends.
@@ -58,9 +51,11 @@ class SerialClaim {
   [[nodiscard]] std::int64_t proposal() const { return proposal_; }
   // No other creation was in progress on this rank when this one began.
   [[nodiscard]] bool alone() const { return alone_; }
-  // The serial the graph's ranks agreed on (the maximum of their
-  // proposals): later proposals of this rank lie above it.
-  void settle(std::int64_t agreed);
+  // The last serial the graph's ranks took: the one they agreed on (the
+  // maximum of their proposals), or the last of those the agreement
+  // reserved after it for a creation line (creation_line.h). Later
+  // proposals of this rank lie above it.
+  void settle(std::int64_t last);
 
  private:
   std::int64_t proposal_ = 0;

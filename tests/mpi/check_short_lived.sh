@@ -5,8 +5,9 @@
 # (graphs called at most twice, then freed), the last three of phase 2
 # (graphs called four times) plan, and phase 3 (called twice and kept
 # alive) skips again. EXPECT "never": no creation skips (a rank votes
-# against every skip).
-#   check_short_lived.sh NP vote|never LAUNCH...
+# against every skip); "threads": two threads made short-lived graphs in
+# phase 1, some of which skip.
+#   check_short_lived.sh NP vote|never|threads LAUNCH...
 set -uo pipefail
 np=$1; expect=$2; shift 2
 out=$(mktemp)
@@ -23,6 +24,11 @@ kinds=$(awk -v np="$np" '
 echo "creations by phase (S skipped, P planned):$kinds"
 phase() { sed -n "s/^$1://p" <<<"$kinds"; }
 fail=0
+if [[ $expect == threads ]]; then
+  [[ $(phase 1) == P*S* ]] || { echo "FAIL: no creation of the two threads skipped"; fail=1; }
+  ((fail == 0)) && echo "ok: the two threads' short-lived graphs skipped"
+  exit "$fail"
+fi
 [[ $(phase 1) == P* && $(phase 3) == P* ]] || { echo "FAIL: no creations seen"; fail=1; }
 if [[ $expect == never ]]; then
   [[ $kinds != *S* ]] || { echo "FAIL: a creation skipped although one rank votes against"; fail=1; }

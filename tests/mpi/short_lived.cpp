@@ -9,14 +9,20 @@
 // bytes around it) exactly as the closed form says. With NBRCOLL_DEBUG=trace
 // check_short_lived.sh reads rank 0's set-up lines phase by phase: skips in
 // the short-lived phases, planning at the end of the long-lived one; with
-// one rank voting against every skip, none at all. A hang fails by the
-// timeout.
+// one rank voting against every skip, none at all. --thread-multiple
+// starts MPI as mpi4py does (each parent communicator then keeps its own
+// creation line: src/state/creation_line.h); --two-threads also makes two
+// threads create short-lived graphs at once, each from its own duplicate of
+// MPI_COMM_WORLD, their creations interleaved differently on every rank.
+// A hang fails by the timeout.
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/mpi/neighbor_case.h"
@@ -59,12 +65,12 @@ void exercise(const Graph& g, MPI_Comm comm, int calls, const std::string& what)
   run.verify(what + ", nonblocking call");
 }
 
-// One graph over MPI_COMM_WORLD: made, called, freed unless `keep` takes it
-// (a duplicate too, every third round).
-void round_of(int round, int calls, std::vector<MPI_Comm>* keep = nullptr) {
+// One graph over every process, from `parent`: made, called, freed unless
+// `keep` takes it (a duplicate too, every third round).
+void round_of(int round, int calls, std::vector<MPI_Comm>* keep = nullptr, MPI_Comm parent = MPI_COMM_WORLD) {
   const Graph g = random_graph(g_size, "round " + std::to_string(round), 0.5, 100U + static_cast<unsigned>(round),
                                round % 2 == 0, round % 3 == 0, round % 4 == 1);
-  MPI_Comm comm = make_graph(g);
+  MPI_Comm comm = create_adjacent(g, g_rank, parent);
   check(comm != MPI_COMM_NULL, g.name + ": creation");
   exercise(g, comm, calls, g.name);
   if (round % 3 == 2) {
@@ -109,6 +115,16 @@ void phase(int n) {
   std::fflush(stderr);
 }
 
+// Short-lived graphs from `parent`, made while another thread makes its
+// own from another parent: a pause that differs by rank, thread and round
+// interleaves the two threads' creations differently on every rank.
+void thread_rounds(int thread, MPI_Comm parent) {
+  for (int i = 0; i < 20; ++i) {
+    std::this_thread::sleep_for(std::chrono::microseconds(300 * ((g_rank + thread + i) % 3)));
+    round_of(1000 * (thread + 1) + i, i % 3, nullptr, parent);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -121,8 +137,38 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--one-votes-long") == 0 && rank != nullptr && std::strcmp(rank, "1") == 0)
       setenv("NBRCOLL_SHORT_GRAPHS", "0", 1);
   }
-  MPI_Init(&argc, &argv);
+  bool threads = false;
+  bool two_threads = false;
+  for (int i = 1; i < argc; ++i) {
+    threads = threads || std::strcmp(argv[i], "--thread-multiple") == 0 || std::strcmp(argv[i], "--two-threads") == 0;
+    two_threads = two_threads || std::strcmp(argv[i], "--two-threads") == 0;
+  }
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Init_thread(&argc, &argv, threads ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
   begin();
+  if (threads && provided < MPI_THREAD_MULTIPLE) {
+    if (g_rank == 0) std::printf("skipped: the MPI provides thread level %d, not MPI_THREAD_MULTIPLE\n", provided);
+    MPI_Finalize();
+    return 77;
+  }
+  if (two_threads) {
+    MPI_Comm parents[2] = {MPI_COMM_NULL, MPI_COMM_NULL};
+    MPI_Comm_dup(MPI_COMM_WORLD, &parents[0]);
+    MPI_Comm_dup(MPI_COMM_WORLD, &parents[1]);
+    // Open MPI 4.1 sets up its topology framework at the first graph
+    // creation, which two threads cannot make at once (a crash inside
+    // PMPI_Dist_graph_create_adjacent): one graph first, alone.
+    round_of(0, 1);
+    phase(1);
+    std::thread first(thread_rounds, 0, parents[0]);
+    std::thread second(thread_rounds, 1, parents[1]);
+    first.join();
+    second.join();
+    phase(2);
+    MPI_Comm_free(&parents[0]);
+    MPI_Comm_free(&parents[1]);
+    return finish();
+  }
   int round = 0;
   // Short-lived graphs: after the first votes, most of these skip.
   phase(1);

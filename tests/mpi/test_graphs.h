@@ -26,11 +26,11 @@ struct Graph {
 
 // The graph communicator of `g` over MPI_COMM_WORLD, this process being
 // `rank` (adjacent lists, unweighted, no reordering).
-inline MPI_Comm create_adjacent(const Graph& g, int rank) {
+inline MPI_Comm create_adjacent(const Graph& g, int rank, MPI_Comm parent = MPI_COMM_WORLD) {
   const auto& in = g.in[static_cast<std::size_t>(rank)];
   const auto& out = g.out[static_cast<std::size_t>(rank)];
   MPI_Comm c = MPI_COMM_NULL;
-  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, static_cast<int>(in.size()), in.data(), MPI_UNWEIGHTED,
+  MPI_Dist_graph_create_adjacent(parent, static_cast<int>(in.size()), in.data(), MPI_UNWEIGHTED,
                                  static_cast<int>(out.size()), out.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &c);
   return c;
 }

@@ -1,0 +1,99 @@
+#include "state/creation_line.h"
+
+#include <mutex>
+
+#include "state/lifetimes.h"
+#include "state/shared_comm.h"
+#include "state/tag_blocks.h"
+
+namespace nbrcoll {
+
+namespace {
+
+std::mutex g_mutex;  // every line's fields
+
+int delete_line(MPI_Comm, int, void* value, void*) {
+  delete static_cast<CreationLine*>(value);
+  return MPI_SUCCESS;
+}
+
+// The parents' lines' key (created once; never freed: lines may outlive
+// any one creation).
+int line_keyval() {
+  static const int keyval = [] {
+    int k = MPI_KEYVAL_INVALID;
+    if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_line, &k, nullptr) != MPI_SUCCESS)
+      return static_cast<int>(MPI_KEYVAL_INVALID);
+    return k;
+  }();
+  return keyval;
+}
+
+}  // namespace
+
+bool creation_threads() {
+  static const bool threads = [] {
+    int provided = MPI_THREAD_SINGLE;
+    return PMPI_Query_thread(&provided) != MPI_SUCCESS || provided == MPI_THREAD_MULTIPLE;
+  }();
+  return threads;
+}
+
+CreationLine* creation_line(MPI_Comm parent) {
+  if (!creation_threads()) {
+    static CreationLine process = [] {
+      CreationLine l;
+      l.next_serial = agreed_serials();
+      l.end_serial = graph_serials(tag_upper_bound());
+      return l;
+    }();
+    return &process;
+  }
+  const int keyval = line_keyval();
+  if (parent == MPI_COMM_NULL || keyval == MPI_KEYVAL_INVALID) return nullptr;
+  void* value = nullptr;
+  int found = 0;
+  if (PMPI_Comm_get_attr(parent, keyval, &value, &found) != MPI_SUCCESS) return nullptr;
+  if (found != 0) return static_cast<CreationLine*>(value);
+  // Made by the parent's first creation: creations from one communicator
+  // never run at once (MPI orders its collectives), so no other thread
+  // makes this one.
+  auto* line = new CreationLine;
+  line->by_reservation = true;
+  if (PMPI_Comm_set_attr(parent, keyval, line) != MPI_SUCCESS) {
+    delete line;
+    return nullptr;
+  }
+  return line;
+}
+
+std::int64_t draw_serial(CreationLine& line, bool peek) {
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  if (line.next_serial >= line.end_serial) return -1;
+  return peek ? line.next_serial : line.next_serial++;
+}
+
+bool take_skip(CreationLine& line) {
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  if (line.skips == 0) return false;
+  --line.skips;
+  return true;
+}
+
+void settle_vote(CreationLine& line, bool every_rank_short) {
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  line.skips = every_rank_short ? kSkipsPerVote : 0;
+}
+
+bool wants_serials(const CreationLine* line) {
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  return line != nullptr && line->by_reservation && line->next_serial >= line->end_serial;
+}
+
+void reserve_serials(CreationLine& line, std::int64_t first) {
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  line.next_serial = first;
+  line.end_serial = first + kLineSerials;
+}
+
+}  // namespace nbrcoll

@@ -1,0 +1,54 @@
+// What graph creations draw without talking, in creation order: the serial
+// of a graph set up without the agreement (shared_comm.h) and the skips of
+// short-lived graphs (lifetimes.h). Every rank draws alike only where every
+// rank makes those creations in the same order:
+// - without MPI_THREAD_MULTIPLE every process of MPI_COMM_WORLD makes every
+//   creation of a graph of all of them in the same order (creation is
+//   collective, and no two threads create at once): one line for the
+//   process, holding the upper half of the serials;
+// - under MPI_THREAD_MULTIPLE two threads may create graphs from two
+//   communicators in different orders on different ranks; only the
+//   creations from one communicator are ordered alike (MPI orders the
+//   collectives on a communicator). So each parent communicator has a line
+//   of its own (an attribute, freed with it), without serials until an
+//   agreement on a graph made from it reserves kLineSerials after that
+//   graph's own (every rank knows the agreed serial, so every rank reserves
+//   the same ones), and again each time they run out.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+
+namespace nbrcoll {
+
+struct CreationLine {
+  std::int64_t next_serial = 0;  // serials left to draw: [next_serial, end_serial)
+  std::int64_t end_serial = 0;
+  int skips = 0;                // creations that may still skip their set-up (lifetimes.h)
+  bool by_reservation = false;  // a parent's line: its serials come from agreements
+};
+
+inline constexpr std::int64_t kLineSerials = 16;
+
+// Whether this process may have threads that create graphs at once.
+bool creation_threads();
+
+// The line of graphs created from `parent` (the process's line without
+// MPI_THREAD_MULTIPLE); nullptr where the parent's attribute cannot be made.
+CreationLine* creation_line(MPI_Comm parent);
+
+// The line's next serial (`peek`: left to draw); -1 when none is left.
+std::int64_t draw_serial(CreationLine& line, bool peek);
+// One skip, if the last vote granted any left.
+bool take_skip(CreationLine& line);
+// The vote of an agreement on a graph that may skip: kSkipsPerVote skips
+// where every rank voted short, none otherwise.
+void settle_vote(CreationLine& line, bool every_rank_short);
+// Whether an agreement on a graph from this line should reserve serials
+// for it: a parent's line whose serials are used up.
+bool wants_serials(const CreationLine* line);
+// The reserved serials [first, first + kLineSerials).
+void reserve_serials(CreationLine& line, std::int64_t first);
+
+}  // namespace nbrcoll
