@@ -10,6 +10,9 @@ set -u
 cd "$(dirname "$0")/../../.."
 export NBRCOLL_TOPO=frontier
 common=(--sizes 1K --algos auto --warmup 1 --iters 3 --create-reps 15)
+# EXTRA: more benchmark options for both (e.g. --thread-multiple).
+# shellcheck disable=SC2206
+[[ -n ${EXTRA:-} ]] && common+=($EXTRA)
 # WHERE (default "cluster onehost-2x8") picks the configurations; also
 # onehost-8 and onehost-16: 8 or 16 ranks on one host, one node.
 for round in 1 2; do
