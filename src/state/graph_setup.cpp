@@ -592,9 +592,12 @@ GraphSetup setup_graph(MPI_Comm graph_comm, MPI_Comm parent) {
   }
   Agreement agreed;
   {
+    // Serials for the line only where its graphs could draw them: a
+    // graph of some processes only never goes without agreement.
     SerialClaim claim;
     const int rc =
-        agree_on_setup(graph_comm, info.get(), agreed, bid_for_channel(info.get(), in_world, claim, facts.line));
+        agree_on_setup(graph_comm, info.get(), agreed,
+                       bid_for_channel(info.get(), in_world, claim, facts.covers_world ? facts.line : nullptr));
     if (rc == MPI_SUCCESS) claim.settle(agreed.serial + (agreed.reserves ? kLineSerials : 0));
   }
   // Every rank of the graph wanted them, so every rank has the line.
