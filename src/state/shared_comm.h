@@ -8,8 +8,10 @@
 // A graph's serial, which names its blocks, is the maximum over its ranks of
 // each rank's proposal, taken in the agreement allreduce graph creation makes
 // (below agreed_serials()); a graph set up without agreement (every world
-// process in it, single-threaded, linear plans only: graph_setup.cpp) draws
-// the next serial of the upper half instead, the same on every rank. Each rank proposes one more than the largest
+// process in it, linear plans only: graph_setup.cpp) draws the next serial
+// of its creation line instead (creation_line.h: the upper half, or under
+// MPI_THREAD_MULTIPLE serials an agreement reserved), the same on every
+// rank. Each rank proposes one more than the largest
 // serial it has agreed on, so two graphs with a rank in common get different serials, provided that rank did not create
 // them at the same time (threads): a creation that starts while another is in progress on its rank is flagged in the
 // agreement and makes a communicator of its own instead, as does a graph

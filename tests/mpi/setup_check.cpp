@@ -254,10 +254,13 @@ void created_state(MPI_Comm comm, const Graph& g) {
     check(expected_cost_terms(comm, g, info) == info.agreed_max,
           g.name + ": agreed terms are the per-size model's maxima over ranks");
   }
-  // A linear-only graph of every world process in a single-threaded
-  // process is set up without the agreement: its serial is drawn from the
-  // upper half (the same on every rank, checked below), its tags are all 0
-  // (stride 1), and its cost rows are each rank's own.
+  // A linear-only graph of every world process in a process without
+  // MPI_THREAD_MULTIPLE (this test's) is set up without the agreement: its
+  // serial is drawn from the upper half (the same on every rank, checked
+  // below), its tags are all 0 (stride 1), and its cost rows are each
+  // rank's own. (Under MPI_THREAD_MULTIPLE it draws from its parent's
+  // creation line once an agreement reserved serials there:
+  // mpi.short_lived.*.thread_multiple.)
   int world = 0;
   int provided = MPI_THREAD_SINGLE;
   MPI_Comm_size(MPI_COMM_WORLD, &world);
