@@ -6,8 +6,9 @@
 # (graphs called four times) plan, and phase 3 (called twice and kept
 # alive) skips again. EXPECT "never": no creation skips (a rank votes
 # against every skip); "threads": two threads made short-lived graphs in
-# phase 1, some of which skip.
-#   check_short_lived.sh NP vote|never|threads LAUNCH...
+# phase 1, some of which skip; "one_node": every process on one node,
+# where all but about one creation in 17 go without agreement.
+#   check_short_lived.sh NP vote|never|threads|one_node LAUNCH...
 set -uo pipefail
 np=$1; expect=$2; shift 2
 out=$(mktemp)
@@ -24,6 +25,14 @@ kinds=$(awk -v np="$np" '
 echo "creations by phase (S skipped, P planned):$kinds"
 phase() { sed -n "s/^$1://p" <<<"$kinds"; }
 fail=0
+if [[ $expect == one_node ]]; then
+  agreed=$(grep -c "^\[nbrcoll 0\] trace: graph setup ($np ranks, 1 nodes, shared communicator, linear" "$out")
+  unagreed=$(grep -c "^\[nbrcoll 0\] trace: graph setup ($np ranks, 1 nodes, shared communicator, no agreement" "$out")
+  echo "one-node creations of every process: $agreed agreed, $unagreed without agreement"
+  ((unagreed >= 8 * agreed && agreed >= 1)) || { echo "FAIL: too few creations went without agreement"; fail=1; }
+  ((fail == 0)) && echo "ok: one-node creations went without agreement"
+  exit "$fail"
+fi
 if [[ $expect == threads ]]; then
   [[ $(phase 1) == P*S* ]] || { echo "FAIL: no creation of the two threads skipped"; fail=1; }
   ((fail == 0)) && echo "ok: the two threads' short-lived graphs skipped"
