@@ -11,6 +11,7 @@
 #include "call/operation.h"
 #include "state/comm_state.h"
 #include "support/log.h"
+#include "support/mpi_identity.h"
 
 namespace nbrcoll {
 
@@ -161,30 +162,25 @@ void wait_tracked(const Operation& op) {
 }
 
 void finish_sole_call(int count, const MPI_Request* requests) {
-  static const bool one_thread = [] {
-    int provided = MPI_THREAD_SINGLE;
-    return PMPI_Query_thread(&provided) == MPI_SUCCESS && provided != MPI_THREAD_MULTIPLE;
-  }();
   if (g_count.load(std::memory_order_acquire) != 1 || requests == nullptr) return;
   std::unique_lock<std::mutex> lock(g_mutex);
   if (g_calls.size() != 1 || std::find(requests, requests + count, g_calls.front().request) == requests + count) return;
-  if (one_thread) {
-    g_calls.front().op->progress(true);
-    complete(g_calls.front());
-    g_calls.clear();
-    return;
-  }
-  // Other threads may start, advance and wait for calls meanwhile, so the
-  // list stays free: only a call that needs nothing of nbrcoll's after its
-  // start is taken out of it and finished here, polling its messages alone
-  // (advancing the others too once another call is in flight, as the MPI's
-  // own wait would).
-  if (!g_calls.front().op->posted_at_start()) return;
+  // Under MPI_THREAD_MULTIPLE other threads may start, advance and wait for
+  // calls meanwhile, so only a call that needs nothing of nbrcoll's after
+  // its start is taken, and it is polled alone (advancing the others too
+  // once another call is in flight, as the MPI's own wait would); the list
+  // stays free either way.
+  const bool threads = mpi_threads_concurrent();
+  if (threads && !g_calls.front().op->posted_at_start()) return;
   Tracked claimed = std::move(g_calls.front());
   g_calls.clear();
   lock.unlock();
-  while (!claimed.op->progress(false)) {
-    if (g_count.load(std::memory_order_acquire) > 1) progress_all();
+  if (!threads) {
+    claimed.op->progress(true);
+  } else {
+    while (!claimed.op->progress(false)) {
+      if (g_count.load(std::memory_order_acquire) > 1) progress_all();
+    }
   }
   complete(claimed);
 }

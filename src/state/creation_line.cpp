@@ -5,6 +5,7 @@
 #include "state/lifetimes.h"
 #include "state/shared_comm.h"
 #include "state/tag_blocks.h"
+#include "support/mpi_identity.h"
 
 namespace nbrcoll {
 
@@ -31,16 +32,8 @@ int line_keyval() {
 
 }  // namespace
 
-bool creation_threads() {
-  static const bool threads = [] {
-    int provided = MPI_THREAD_SINGLE;
-    return PMPI_Query_thread(&provided) != MPI_SUCCESS || provided == MPI_THREAD_MULTIPLE;
-  }();
-  return threads;
-}
-
 CreationLine* creation_line(MPI_Comm parent) {
-  if (!creation_threads()) {
+  if (!mpi_threads_concurrent()) {
     static CreationLine process = [] {
       CreationLine l;
       l.next_serial = agreed_serials();
@@ -59,7 +52,6 @@ CreationLine* creation_line(MPI_Comm parent) {
   // never run at once (MPI orders its collectives), so no other thread
   // makes this one.
   auto* line = new CreationLine;
-  line->by_reservation = true;
   if (PMPI_Comm_set_attr(parent, keyval, line) != MPI_SUCCESS) {
     delete line;
     return nullptr;
@@ -87,7 +79,7 @@ void settle_vote(CreationLine& line, bool every_rank_short) {
 
 bool wants_serials(const CreationLine* line) {
   const std::lock_guard<std::mutex> lock(g_mutex);
-  return line != nullptr && line->by_reservation && line->next_serial >= line->end_serial;
+  return line != nullptr && mpi_threads_concurrent() && line->next_serial >= line->end_serial;
 }
 
 void reserve_serials(CreationLine& line, std::int64_t first) {

@@ -25,14 +25,10 @@ namespace nbrcoll {
 struct CreationLine {
   std::int64_t next_serial = 0;  // serials left to draw: [next_serial, end_serial)
   std::int64_t end_serial = 0;
-  int skips = 0;                // creations that may still skip their set-up (lifetimes.h)
-  bool by_reservation = false;  // a parent's line: its serials come from agreements
+  int skips = 0;  // creations that may still skip their set-up (lifetimes.h)
 };
 
 inline constexpr std::int64_t kLineSerials = 16;
-
-// Whether this process may have threads that create graphs at once.
-bool creation_threads();
 
 // The line of graphs created from `parent` (the process's line without
 // MPI_THREAD_MULTIPLE); nullptr where the parent's attribute cannot be made.
@@ -46,7 +42,8 @@ bool take_skip(CreationLine& line);
 // where every rank voted short, none otherwise.
 void settle_vote(CreationLine& line, bool every_rank_short);
 // Whether an agreement on a graph from this line should reserve serials
-// for it: a parent's line whose serials are used up.
+// for it: a parent's line (under MPI_THREAD_MULTIPLE) whose serials are
+// used up.
 bool wants_serials(const CreationLine* line);
 // The reserved serials [first, first + kLineSerials).
 void reserve_serials(CreationLine& line, std::int64_t first);

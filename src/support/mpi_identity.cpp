@@ -80,4 +80,12 @@ __attribute__((constructor)) void refuse_foreign_mpi() {
 
 }  // namespace
 
+bool mpi_threads_concurrent() {
+  static const bool concurrent = [] {
+    int provided = MPI_THREAD_SINGLE;
+    return PMPI_Query_thread(&provided) != MPI_SUCCESS || provided == MPI_THREAD_MULTIPLE;
+  }();
+  return concurrent;
+}
+
 }  // namespace nbrcoll

@@ -37,4 +37,9 @@ std::string mpi_mismatch_message(const std::string& built, const std::string& ru
 using SymbolLookup = std::function<void*(const char*)>;
 bool mpi_reports_gpu_support(const char* runtime, const SymbolLookup& lookup = {});
 
+// Whether other threads of this process may be inside the MPI at the same
+// time: MPI_THREAD_MULTIPLE, or a level the MPI cannot tell. Asked once,
+// after MPI_Init.
+bool mpi_threads_concurrent();
+
 }  // namespace nbrcoll
