@@ -46,11 +46,13 @@ CallScratch& blocking_scratch(CommState& state) {
   return *state.scratch;
 }
 
-// A scratch for a nonblocking call of the handle, from its pool.
-std::unique_ptr<CallScratch> nonblocking_scratch(CommState* state) {
+// A scratch for a nonblocking call of the handle, from its pool: one that
+// served a call on the same buffers last if one is free (its decision and
+// kept messages may serve again: decide()), else any.
+std::unique_ptr<CallScratch> nonblocking_scratch(CommState* state, const UserCall& c) {
   if (state == nullptr) return std::make_unique<CallScratch>();
   if (!state->pool) state->pool = std::make_shared<ScratchPool>();
-  return state->pool->take();
+  return state->pool->take([&](const CallScratch& s) { return s.repeat.may_match(c); });
 }
 
 }  // namespace
@@ -79,7 +81,7 @@ int neighbor_collective(const UserCall& c) {
 int ineighbor_collective(const UserCall& c, MPI_Request* request) {
   if (request == nullptr) return pmpi_nonblocking(c, request);
   CommState* state = find_state(c.comm);
-  std::unique_ptr<CallScratch> s = nonblocking_scratch(state);
+  std::unique_ptr<CallScratch> s = nonblocking_scratch(state, c);
   const Decision d = decide(c, Mode::kNonblocking, state, *s);
   if (!d.taken()) {
     if (state != nullptr) state->pool->give(std::move(s));

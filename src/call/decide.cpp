@@ -51,11 +51,11 @@ void trace(const UserCall& c, Mode mode, const CommState* state, const Decision&
   for (const Variant v : s.choice.variant) ++by[static_cast<int>(v)];
   log(LogLevel::kTrace,
       "%s #%llu: own block %llu B; of %zu blocks %zu by linear, %zu by leader, %zu by aggregated; bundles %s; %s; "
-      "%s transport (%s)",
+      "%s transport (%s)%s",
       call_name(c, mode), static_cast<unsigned long long>(state->sequence->calls + 1),
       static_cast<unsigned long long>(s.layout.send_bytes()), s.choice.variant.size(), by[0], by[1], by[2],
       s.choice.bundles ? "on" : "off", d.path == Path::kLinear ? "host fast path" : "schedule engine",
-      d.transport == TransportKind::kDevice ? "device" : "host", d.why);
+      d.transport == TransportKind::kDevice ? "device" : "host", d.why, d.repeat ? "; a repeat of the last call" : "");
 }
 
 }  // namespace
@@ -76,6 +76,13 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
   if (config().disable) return hand_off("NBRCOLL_DISABLE=1");
   if (state == nullptr) return hand_off("not a communicator nbrcoll set up");
   if (algo.kind == Algo::Kind::kNative) return hand_off("NBRCOLL_ALGO=native");
+  // ---- The last call on this scratch again: its decision and layout hold.
+  const int algo_code = static_cast<int>(algo.kind) * algos::kVariantCount + static_cast<int>(algo.variant);
+  if (s.repeat.matches(c, mode, algo_code, s.args)) {
+    d = s.repeat.decision();
+    return done();
+  }
+  s.forget_layout();
   const GraphInfo& info = *state->info;
   // A large-count call is taken as its int form where it has one.
   if (c.large != nullptr && !narrow(c, info.in.size(), info.out.size(), s.narrowed))
@@ -102,6 +109,9 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
         schedule, s.layout, [v](std::uint64_t) { return v; }, variant);
   };
   s.choice.bundles = false;
+  // Whether every block goes linear by a rule every rank applies alike (the
+  // setting, the mode, the graph; never a block's size).
+  bool linear_by_rule = true;
   if (algo.is(Variant::kLinear)) {
     all(Variant::kLinear);
     d.why = "NBRCOLL_ALGO";
@@ -111,6 +121,7 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
     d.why = "a graph with the linear plans only";
   } else if (algo.is(Variant::kLeader)) {
     // Alltoall has no leader plan.
+    linear_by_rule = c.alltoall();
     all(c.alltoall() ? Variant::kLinear : Variant::kLeader);
     d.why = c.alltoall() ? "NBRCOLL_ALGO=leader, alltoall has no leader plan: linear" : "NBRCOLL_ALGO";
   } else if (algo.is(Variant::kAggregated) && device) {
@@ -118,6 +129,7 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
     all(Variant::kLinear);
     d.why = "NBRCOLL_ALGO=aggregated in a process with a GPU runtime: linear";
   } else if (algo.is(Variant::kAggregated)) {
+    linear_by_rule = false;
     s.choice.bundles = true;
     all(Variant::kAggregated);
     d.why = "NBRCOLL_ALGO";
@@ -134,6 +146,7 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
   } else if (config().threshold_set || device) {
     // No cost model: leader from the threshold (device buffers always).
     const std::uint64_t threshold = config().threshold;
+    linear_by_rule = c.alltoall();
     if (c.alltoall()) {
       all(Variant::kLinear);
     } else {
@@ -147,6 +160,7 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
   } else {
     // The cost model's cheapest variant at each block's size; bundles travel
     // where the table offers aggregated at all.
+    linear_by_rule = false;
     const algos::CostTable& table = c.alltoall() ? info.alltoall_costs : info.gather_costs;
     s.choice.bundles =
         std::find(table.variants.begin(), table.variants.end(), Variant::kAggregated) != table.variants.end();
@@ -179,6 +193,9 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
     const bool all_linear =
         std::all_of(variant.begin(), variant.end(), [](Variant v) { return v == Variant::kLinear; });
     d.path = all_linear && !s.choice.bundles && !schedule.forwards(Variant::kLinear) ? Path::kLinear : Path::kEngine;
+    d.linear_everywhere = linear_by_rule && d.path == Path::kLinear;
+    if (d.path == Path::kLinear && !s.args.per_block)
+      s.repeat.remember(c, mode, algo_code, s.layout.send_type(), s.layout.recv_type(), d);
   }
   return done();
 }

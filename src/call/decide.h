@@ -12,35 +12,12 @@
 
 #include <mpi.h>
 
-#include <cstdint>
-
+#include "call/decision.h"
 #include "call/scratch.h"
 #include "call/user_call.h"
 #include "state/comm_state.h"
 
 namespace nbrcoll {
-
-// How a call nbrcoll runs is run.
-enum class Path : std::uint8_t {
-  kLinear,  // the host fast path (transport/linear_run.h): every block linear, no bundles, nothing forwarded
-  kEngine,  // the schedule engine (engine/engine.h)
-};
-enum class TransportKind : std::uint8_t {
-  kHost,    // PMPI point-to-point on the buffers (transport/host.h)
-  kDevice,  // a process with a GPU runtime: routes per fragment, notes, IPC (transport/device/)
-};
-
-struct Decision {
-  // nullptr: nbrcoll runs the call; else why it goes to the MPI as it is.
-  const char* handoff = nullptr;
-  // The error of a datatype query while sizing the blocks: the call fails
-  // with it (the same way on every rank of a correct program).
-  int error = MPI_SUCCESS;
-  Path path = Path::kEngine;
-  TransportKind transport = TransportKind::kHost;
-  const char* why = "";  // why these variants
-  [[nodiscard]] bool taken() const { return handoff == nullptr; }
-};
 
 // What `c` (in `mode`, on a communicator whose nbrcoll state is `state`,
 // null where there is none) will do on this rank. Fills the scratch: the

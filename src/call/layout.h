@@ -48,6 +48,9 @@ class CallLayout {
   // Some block of the side is packed.
   [[nodiscard]] bool send_packed() const { return per_block_ ? any_send_packed_ : !send_type_.in_place; }
   [[nodiscard]] bool recv_packed() const { return per_block_ ? any_recv_packed_ : !recv_type_.in_place; }
+  // The call's one send and receive type as measure() described them (not alltoallw).
+  [[nodiscard]] const TypeLayout& send_type() const { return send_type_; }
+  [[nodiscard]] const TypeLayout& recv_type() const { return recv_type_; }
 
  private:
   void measure_per_block(const CallArgs& args, const std::vector<int>& in_list);

@@ -50,16 +50,26 @@ void Operation::prepare() {
   if (rc != MPI_SUCCESS) {
     log(LogLevel::kWarn, "cannot prepare this rank's buffers (MPI error %d)", rc);
     error_ = rc;
+    scratch_->forget_layout();  // hollow: the next call measures anew
   }
 }
 
 void Operation::start(int tag_offset) {
-  prepare();
+  CallScratch& s = *scratch_;
+  // Both sides in place: the layout is the user's buffers, laid out again
+  // only for a call that is not a repeat of the last.
+  const bool in_place = !s.layout.send_packed() && !s.layout.recv_packed();
+  if (!decision_.repeat || !in_place || s.layout.blocks().hollow) prepare();
   tag_offset_ = tag_offset;
   channel_ = channel_of(*info_, *comm_, tag_offset);
-  CallScratch& s = *scratch_;
   if (decision_.path == Path::kLinear) {
-    run_.emplace<LinearRun>(schedule_, s.choice, s.layout.blocks(), s.requests, channel_);
+    // Messages are kept only where the next call's will have the same tags:
+    // in the window of the calls every rank runs linear, or where a handle
+    // has one window (progress.h: launch()).
+    const bool same_tags = decision_.linear_everywhere || info_->tag_windows == 1;
+    const bool ran_before = s.runs_on_layout++ > 0;
+    run_.emplace<LinearRun>(schedule_, s.choice, s.layout.blocks(), s.requests, channel_,
+                            in_place && same_tags ? &s.standing : nullptr, s.layout_generation, ran_before);
   } else if (decision_.transport == TransportKind::kHost) {
     run_.emplace<EngineRun<HostTransport>>(schedule_, s, schedule_.mixed.plan, channel_, s.requests);
   } else {

@@ -84,10 +84,16 @@ void advance_locked() {
   }
 }
 
+// Whether `op` travels in window 0, kept for the calls every rank runs linear (launch()).
+bool in_linear_window(const Operation& op) {
+  return op.info().tag_windows > 1 && op.linear_everywhere();
+}
+
 // `op`, a call now in flight, is the one a later call in its window waits for.
 // The window vector is sized by the first call that stays in flight: a
 // handle whose calls all block never allocates it.
 void remember_in_flight(CallSequence& sequence, const std::shared_ptr<Operation>& op) {
+  if (in_linear_window(*op)) return;  // nobody waits for it (launch())
   sequence.window.resize(static_cast<std::size_t>(op->info().tag_windows));
   sequence.window[static_cast<std::size_t>(op->tag_offset() / op->info().tag_stride)] = op;
 }
@@ -96,7 +102,20 @@ void remember_in_flight(CallSequence& sequence, const std::shared_ptr<Operation>
 
 void launch(Operation& op, CallSequence& sequence) {
   const GraphInfo& info = op.info();
-  const auto w = static_cast<std::size_t>(sequence.calls % static_cast<std::uint64_t>(info.tag_windows));
+  if (in_linear_window(op)) {
+    // Window 0 holds the calls that every rank runs linear: all their
+    // messages are posted when they start, in call order on every rank, so
+    // any number of them in flight match call by call without waiting for
+    // each other, and a repeated call's kept messages (standing_messages.h)
+    // keep their tags.
+    ++sequence.calls;
+    op.start(0);
+    return;
+  }
+  // The other calls take windows 1 to tag_windows - 1 in turn (0 if it is the only one).
+  const std::uint64_t rotating = info.tag_windows > 1 ? static_cast<std::uint64_t>(info.tag_windows) - 1 : 1;
+  const std::uint64_t first = info.tag_windows > 1 ? 1 : 0;
+  const auto w = static_cast<std::size_t>(first + sequence.calls % rotating);
   if (w < sequence.window.size()) {
     if (const std::shared_ptr<Operation>& previous = sequence.window[w]; previous && !previous->done()) {
       wait_tracked(*previous);

@@ -5,6 +5,8 @@
 // own for every start.
 #pragma once
 
+#include <algorithm>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -12,12 +14,14 @@
 #include "call/arguments.h"
 #include "call/large_counts.h"
 #include "call/layout.h"
+#include "call/repeat.h"
 #include "engine/bundle_store.h"
 #include "engine/choice.h"
 #include "engine/engine.h"
 #include "transport/device/device_transport.h"
 #include "transport/device/route.h"
 #include "transport/requests.h"
+#include "transport/standing_messages.h"
 
 namespace nbrcoll {
 
@@ -31,11 +35,28 @@ struct CallScratch {
   engine::EngineScratch engine;
   MpiRequests requests;
   DeviceScratch device;
+  // decide(): the call this scratch last served, for a repeat of it.
+  RepeatKey repeat;
+  // Which layout the scratch holds (decide() counts one up for every call
+  // it measures anew), and how many runs started on it: the host fast
+  // path keeps a layout's messages from its second run on (standing).
+  std::uint64_t layout_generation = 0;
+  std::uint64_t runs_on_layout = 0;
+  StandingMessages standing;
   // Lets the buffers that hold data go (pack stages, bundles: they may be
-  // large), keeping the per-fragment vectors for a later call.
+  // large), keeping the per-fragment vectors for a later call; forgets
+  // the last call and frees its kept messages (the scratch may serve
+  // another handle next).
   void release_data() {
     layout.release_stages();
     bundles = {};
+    forget_layout();
+    standing.release();
+  }
+  void forget_layout() {
+    repeat.forget();
+    ++layout_generation;
+    runs_on_layout = 0;
   }
 };
 
@@ -46,16 +67,24 @@ struct CallScratch {
 class ScratchPool {
  public:
   explicit ScratchPool(std::size_t kept = 64) : kept_(kept) {}
-  std::unique_ptr<CallScratch> take() {
+  // The scratch `prefer` picks (the one that served the same call last),
+  // else the one given back last, else a new one.
+  template <class Prefer>
+  std::unique_ptr<CallScratch> take(Prefer prefer) {
     {
       const std::lock_guard<std::mutex> lock(mutex_);
       if (!free_.empty()) {
-        std::unique_ptr<CallScratch> s = std::move(free_.back());
-        free_.pop_back();
+        auto pick = std::find_if(free_.rbegin(), free_.rend(), [&](const auto& s) { return prefer(*s); });
+        const auto at = pick == free_.rend() ? free_.end() - 1 : std::next(pick).base();
+        std::unique_ptr<CallScratch> s = std::move(*at);
+        free_.erase(at);
         return s;
       }
     }
     return std::make_unique<CallScratch>();
+  }
+  std::unique_ptr<CallScratch> take() {
+    return take([](const CallScratch&) { return false; });
   }
   void give(std::unique_ptr<CallScratch> s) {
     const std::lock_guard<std::mutex> lock(mutex_);

@@ -10,6 +10,7 @@
 
 #include "call/persistent.h"
 #include "call/progress.h"
+#include "transport/standing_messages.h"
 
 using nbrcoll::Backoff;
 using nbrcoll::calls_in_flight;
@@ -131,6 +132,7 @@ int MPI_Startall(int count, MPI_Request requests[]) {
 // need them even if this rank never waits for them).
 int MPI_Finalize() {
   nbrcoll::drain();
+  nbrcoll::StandingMessages::release_all();  // held by communicators never freed
   return PMPI_Finalize();
 }
 

@@ -1,0 +1,43 @@
+// What decide() (decide.h) says a call does: handed to the MPI, with the
+// reason, or run by nbrcoll on a path and a transport. Kept apart from
+// decide() so that a call's scratch (scratch.h) can keep the decision of
+// the call it last served.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+
+namespace nbrcoll {
+
+// How a call nbrcoll runs is run.
+enum class Path : std::uint8_t {
+  kLinear,  // the host fast path (transport/linear_run.h): every block linear, no bundles, nothing forwarded
+  kEngine,  // the schedule engine (engine/engine.h)
+};
+enum class TransportKind : std::uint8_t {
+  kHost,    // PMPI point-to-point on the buffers (transport/host.h)
+  kDevice,  // a process with a GPU runtime: routes per fragment, notes, IPC (transport/device/)
+};
+
+struct Decision {
+  // nullptr: nbrcoll runs the call; else why it goes to the MPI as it is.
+  const char* handoff = nullptr;
+  // The error of a datatype query while sizing the blocks: the call fails
+  // with it (the same way on every rank of a correct program).
+  int error = MPI_SUCCESS;
+  Path path = Path::kEngine;
+  TransportKind transport = TransportKind::kHost;
+  const char* why = "";  // why these variants
+  // Every rank runs the call on the host fast path by a rule they all share
+  // (the setting, the mode, the graph's node count or its linear-only
+  // set-up; never a block size): its messages may travel in the handle's
+  // window for such calls (progress.h: launch()).
+  bool linear_everywhere = false;
+  // The arguments are those of the last call on this scratch, whose
+  // decision this is: the layout measured and laid out for it still holds.
+  bool repeat = false;
+  [[nodiscard]] bool taken() const { return handoff == nullptr; }
+};
+
+}  // namespace nbrcoll

@@ -1,0 +1,73 @@
+#include "transport/standing_messages.h"
+
+#include <algorithm>
+#include <mutex>
+#include <vector>
+
+namespace nbrcoll {
+
+namespace {
+
+// The sets built, so that MPI_Finalize frees what the application's
+// unfreed communicators still hold. Touched only when a set is built or
+// freed, never on a call that starts one.
+std::mutex& registry_mutex() {
+  static auto* m = new std::mutex;
+  return *m;
+}
+std::vector<StandingMessages*>& registry() {
+  static auto* r = new std::vector<StandingMessages*>;
+  return *r;
+}
+
+bool mpi_up() {
+  int finalized = 0;
+  PMPI_Finalized(&finalized);
+  return finalized == 0;
+}
+
+}  // namespace
+
+StandingMessages::~StandingMessages() {
+  release();
+}
+
+MpiRequests& StandingMessages::rebuild(const StandingKey& key) {
+  release();
+  key_ = key;
+  built_ = true;
+  const std::lock_guard<std::mutex> lock(registry_mutex());
+  registry().push_back(this);
+  return requests_;
+}
+
+int StandingMessages::start() {
+  if (requests_.size() == 0) return MPI_SUCCESS;
+  return PMPI_Startall(static_cast<int>(requests_.size()), &requests_.request(0));
+}
+
+void StandingMessages::release() {
+  if (!built_) return;
+  built_ = false;
+  {
+    const std::lock_guard<std::mutex> lock(registry_mutex());
+    std::erase(registry(), this);
+  }
+  if (mpi_up()) {
+    for (std::size_t i = 0; i < requests_.size(); ++i) {
+      if (requests_.request(i) != MPI_REQUEST_NULL) PMPI_Request_free(&requests_.request(i));
+    }
+  }
+  requests_.clear();
+}
+
+void StandingMessages::release_all() {
+  std::vector<StandingMessages*> sets;
+  {
+    const std::lock_guard<std::mutex> lock(registry_mutex());
+    sets = registry();
+  }
+  for (StandingMessages* s : sets) s->release();
+}
+
+}  // namespace nbrcoll
