@@ -55,7 +55,10 @@ void trace(const UserCall& c, Mode mode, const CommState* state, const Decision&
       call_name(c, mode), static_cast<unsigned long long>(state->sequence->calls + 1),
       static_cast<unsigned long long>(s.layout.send_bytes()), s.choice.variant.size(), by[0], by[1], by[2],
       s.choice.bundles ? "on" : "off", d.path == Path::kLinear ? "host fast path" : "schedule engine",
-      d.transport == TransportKind::kDevice ? "device" : "host", d.why, d.repeat ? "; a repeat of the last call" : "");
+      d.transport == TransportKind::kDevice ? "device" : "host", d.why,
+      !d.repeat        ? ""
+      : d.same_buffers ? "; a repeat of the last call"
+                       : "; a repeat of the last call, other buffers");
 }
 
 }  // namespace
@@ -80,6 +83,10 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
   const int algo_code = static_cast<int>(algo.kind) * algos::kVariantCount + static_cast<int>(algo.variant);
   if (s.repeat.matches(c, mode, algo_code, s.args)) {
     d = s.repeat.decision();
+    d.same_buffers = c.sendbuf == s.args.sendbuf && c.recvbuf == s.args.recvbuf;
+    s.args.sendbuf = c.sendbuf;
+    s.args.recvbuf = c.recvbuf;
+    s.repeat.moved_to(c);
     return done();
   }
   s.forget_layout();

@@ -34,9 +34,11 @@ struct Decision {
   // set-up; never a block size): its messages may travel in the handle's
   // window for such calls (progress.h: launch()).
   bool linear_everywhere = false;
-  // The arguments are those of the last call on this scratch, whose
-  // decision this is: the layout measured and laid out for it still holds.
+  // The arguments are those of the last call on this scratch but perhaps
+  // the buffers (call/repeat.h): its decision and block sizes hold, and
+  // with `same_buffers` its whole layout.
   bool repeat = false;
+  bool same_buffers = false;
   [[nodiscard]] bool taken() const { return handoff == nullptr; }
 };
 

@@ -57,9 +57,9 @@ void Operation::prepare() {
 void Operation::start(int tag_offset) {
   CallScratch& s = *scratch_;
   // Both sides in place: the layout is the user's buffers, laid out again
-  // only for a call that is not a repeat of the last.
+  // unless the call repeats the last on the same buffers.
   const bool in_place = !s.layout.send_packed() && !s.layout.recv_packed();
-  if (!decision_.repeat || !in_place || s.layout.blocks().hollow) prepare();
+  if (!decision_.repeat || !decision_.same_buffers || !in_place || s.layout.blocks().hollow) prepare();
   tag_offset_ = tag_offset;
   channel_ = channel_of(*info_, *comm_, tag_offset);
   if (decision_.path == Path::kLinear) {
@@ -67,9 +67,10 @@ void Operation::start(int tag_offset) {
     // in the window of the calls every rank runs linear, or where a handle
     // has one window (progress.h: launch()).
     const bool same_tags = decision_.linear_everywhere || info_->tag_windows == 1;
-    const bool ran_before = s.runs_on_layout++ > 0;
-    run_.emplace<LinearRun>(schedule_, s.choice, s.layout.blocks(), s.requests, channel_,
-                            in_place && same_tags ? &s.standing : nullptr, s.layout_generation, ran_before);
+    LinearRun::Kept kept;
+    if (in_place && same_tags)
+      kept = {&s.kept_recvs, &s.kept_sends, s.layout_generation, s.args.recvbuf, s.args.sendbuf};
+    run_.emplace<LinearRun>(schedule_, s.choice, s.layout.blocks(), s.requests, channel_, kept);
   } else if (decision_.transport == TransportKind::kHost) {
     run_.emplace<EngineRun<HostTransport>>(schedule_, s, schedule_.mixed.plan, channel_, s.requests);
   } else {

@@ -46,8 +46,11 @@ void RepeatKey::remember(const UserCall& c, Mode mode, int algo, const TypeLayou
 }
 
 bool RepeatKey::matches(const UserCall& c, Mode mode, int algo, const CallArgs& args) const {
-  if (!may_match(c) || mode != mode_ || algo != algo_ || c.large != nullptr) return false;
+  if (!valid_ || c.kind != kind_ || mode != mode_ || algo != algo_ || c.large != nullptr) return false;
   if (c.sendtype != sendtype_ || c.recvtype != recvtype_) return false;
+  // Other buffers, but neither MPI_BOTTOM nor MPI_IN_PLACE where the last had a buffer.
+  if (c.sendbuf == MPI_IN_PLACE || c.recvbuf == MPI_IN_PLACE) return false;
+  if ((c.sendbuf == nullptr) != (sendbuf_ == nullptr) || (c.recvbuf == nullptr) != (recvbuf_ == nullptr)) return false;
   if (c.variable()) {
     if (c.recvcounts == nullptr || c.rdispls == nullptr) return false;
     if (!same_values(c.recvcounts, args.recvcounts) || !same_values(c.rdispls, args.displs)) return false;

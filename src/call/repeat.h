@@ -1,7 +1,10 @@
 // The last call a scratch served, remembered so that the same call again
-// skips its decision: a halo exchange repeats one call, same buffers,
-// counts and types, every iteration, and the checks, block sizes and
-// variants of the first hold for every later one. Remembered only for the
+// skips its decision: a halo exchange repeats one call, same counts and
+// types, every iteration, and the checks, block sizes and variants of the
+// first hold for every later one. The buffers may differ (PETSc scatters a
+// different Krylov vector each time): a block's size and variant never
+// depend on where it lies; only MPI_BOTTOM (a null buffer) and
+// MPI_IN_PLACE are told apart. Remembered only for the
 // host fast path with both sides in place (nothing packed), never for a
 // large-count or alltoallw call. A derived datatype is described again at
 // every call (a freed handle may come back as another type); a repeat needs
@@ -25,10 +28,16 @@ class RepeatKey {
   void remember(const UserCall& c, Mode mode, int algo, const TypeLayout& send, const TypeLayout& recv,
                 const Decision& d);
   void forget() { valid_ = false; }
-  // Whether `c` repeats the remembered call; `args` still holds what
-  // decide() filled for that call.
+  // Whether `c` repeats the remembered call, perhaps on other buffers;
+  // `args` still holds what decide() filled for that call.
   [[nodiscard]] bool matches(const UserCall& c, Mode mode, int algo, const CallArgs& args) const;
-  // The cheap part of matches(): the kind and the buffers (to pick a scratch).
+  // The repeat `c` is the call remembered now.
+  void moved_to(const UserCall& c) {
+    sendbuf_ = c.sendbuf;
+    recvbuf_ = c.recvbuf;
+  }
+  // Whether `c` is the remembered call's kind on its buffers (to pick a
+  // scratch whose kept messages may serve).
   [[nodiscard]] bool may_match(const UserCall& c) const {
     return valid_ && c.kind == kind_ && c.sendbuf == sendbuf_ && c.recvbuf == recvbuf_;
   }

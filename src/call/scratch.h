@@ -38,11 +38,10 @@ struct CallScratch {
   // decide(): the call this scratch last served, for a repeat of it.
   RepeatKey repeat;
   // Which layout the scratch holds (decide() counts one up for every call
-  // it measures anew), and how many runs started on it: the host fast
-  // path keeps a layout's messages from its second run on (standing).
+  // it measures anew), and the host fast path's kept receives and sends.
   std::uint64_t layout_generation = 0;
-  std::uint64_t runs_on_layout = 0;
-  StandingMessages standing;
+  StandingMessages kept_recvs;
+  StandingMessages kept_sends;
   // Lets the buffers that hold data go (pack stages, bundles: they may be
   // large), keeping the per-fragment vectors for a later call; forgets
   // the last call and frees its kept messages (the scratch may serve
@@ -51,12 +50,12 @@ struct CallScratch {
     layout.release_stages();
     bundles = {};
     forget_layout();
-    standing.release();
+    kept_recvs.release();
+    kept_sends.release();
   }
   void forget_layout() {
     repeat.forget();
     ++layout_generation;
-    runs_on_layout = 0;
   }
 };
 

@@ -4,10 +4,10 @@
 // nothing. It posts the messages the engine would post, in the same order
 // (the linear receives, then this rank's own sends), and completes them
 // with one Waitall (Testall when it must not block), as the MPI's own
-// linear algorithm does. call/decide.cpp chooses it. A call whose layout
-// ran before posts its messages as persistent requests and keeps them; a
-// later run on the same layout, channel and window only starts them
-// (standing_messages.h).
+// linear algorithm does. call/decide.cpp chooses it. Each side (receives,
+// sends) whose key (layout, buffer, channel, window) the last run had too
+// is posted as persistent requests and kept; a later run with that key only
+// starts them (standing_messages.h).
 #pragma once
 
 #include "algos/schedule.h"
@@ -22,38 +22,40 @@ namespace nbrcoll {
 
 class LinearRun {
  public:
-  // Everything given must outlive the run. `standing`: the scratch's kept
-  // messages, `layout` the generation of its layout and `ran_before`
-  // whether that layout has run already (then the messages are kept); null
-  // where nothing may be kept.
+  // The scratch's kept messages (standing_messages.h), receives and sends,
+  // for a layout of `generation` on these user buffers; null sets where
+  // nothing may be kept.
+  struct Kept {
+    StandingMessages* recvs = nullptr;
+    StandingMessages* sends = nullptr;
+    std::uint64_t generation = 0;
+    const void* recvbuf = nullptr;
+    const void* sendbuf = nullptr;
+  };
+  // Everything given must outlive the run.
   LinearRun(const algos::Schedule& schedule, const engine::CallChoice& choice, const engine::BlockTable& blocks,
-            MpiRequests& requests, const Channel& channel, StandingMessages* standing = nullptr,
-            std::uint64_t layout = 0, bool ran_before = false)
-      : schedule_(schedule),
-        choice_(choice),
-        blocks_(blocks),
-        requests_(&requests),
-        channel_(channel),
-        standing_(standing),
-        key_{layout, channel.comm, channel.tag_offset},
-        ran_before_(ran_before) {}
+            MpiRequests& requests, const Channel& channel, const Kept& kept)
+      : schedule_(schedule), choice_(choice), blocks_(blocks), requests_(requests), channel_(channel), kept_(kept) {}
   void start();
   // True once done: every message completed and the local copies made.
   bool step(bool block);
   [[nodiscard]] int error() const { return outcome_.first_error; }
 
  private:
+  void post_recvs(MpiRequests& out, bool persistent);
+  void post_sends(MpiRequests& out, bool persistent);
+  template <class Post>
+  bool side(StandingMessages* kept, const void* buffer, Post post);
+
   const algos::Schedule& schedule_;
   const engine::CallChoice& choice_;
   const engine::BlockTable& blocks_;
-  void post(bool keep);
-
-  MpiRequests* requests_;  // the scratch's, or the standing set's
+  MpiRequests& requests_;  // every request of the run: the receives, then the sends
   Channel channel_;
-  StandingMessages* standing_;
-  StandingKey key_;
-  bool ran_before_;
-  bool on_standing_ = false;
+  Kept kept_;
+  bool recvs_kept_ = false;  // the receives (sends) are the kept set's
+  bool sends_kept_ = false;
+  std::size_t recv_count_ = 0;  // requests_ holds this many receives first
   engine::Outcome outcome_;
   bool finished_ = false;
 };

@@ -45,6 +45,8 @@ class MpiRequests {
   }
   [[nodiscard]] std::size_t size() const { return requests_.size(); }
   [[nodiscard]] MPI_Request& request(std::size_t i) { return requests_[i]; }
+  // The requests from the i-th on (i up to size()).
+  [[nodiscard]] const MPI_Request* from(std::size_t i) const { return requests_.data() + i; }
   [[nodiscard]] engine::Token token(std::size_t i) const { return tokens_[i]; }
   [[nodiscard]] const MPI_Status& status(std::size_t i) const { return statuses_[i]; }
   [[nodiscard]] bool settled() const { return settled_ == requests_.size(); }

@@ -32,6 +32,13 @@ StandingMessages::~StandingMessages() {
   release();
 }
 
+StandingMessages::Use StandingMessages::use_for(const StandingKey& key) {
+  if (built_ && key_ == key) return Use::kStart;
+  const bool again = seen_ == key;
+  seen_ = key;
+  return again ? Use::kKeep : Use::kPost;
+}
+
 MpiRequests& StandingMessages::rebuild(const StandingKey& key) {
   release();
   key_ = key;
@@ -46,7 +53,15 @@ int StandingMessages::start() {
   return PMPI_Startall(static_cast<int>(requests_.size()), &requests_.request(0));
 }
 
+void StandingMessages::release_after(const MPI_Request* copies) {
+  for (std::size_t i = 0; i < requests_.size(); ++i) {
+    if (copies[i] == MPI_REQUEST_NULL) requests_.request(i) = MPI_REQUEST_NULL;
+  }
+  release();
+}
+
 void StandingMessages::release() {
+  seen_ = {};
   if (!built_) return;
   built_ = false;
   {

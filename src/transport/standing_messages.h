@@ -1,12 +1,16 @@
 // The host fast path's messages kept as persistent requests (MPI_Recv_init,
-// MPI_Send_init) for calls that repeat: a halo exchange makes the same call,
-// same buffers and counts, every iteration. Starting kept requests costs the
-// MPI less than posting new ones (no argument checks, no request allocated
-// and freed per message): with 4-8 ranks to a core that is a tenth of a
-// small call (bench/RESULTS.md). A set belongs to one scratch and stands
-// for one layout of it (its generation) on one channel and tag window;
-// LinearRun builds it on the layout's second run and starts it on later
-// ones. Sets still standing at MPI_Finalize are freed there.
+// MPI_Send_init) for calls that repeat: a halo exchange makes the same call
+// every iteration. Starting kept requests costs the MPI less than posting
+// new ones (no argument checks, no request allocated and freed per
+// message): with 4-8 ranks to a core that is a tenth of a small call
+// (bench/RESULTS.md). A scratch keeps two sets, its receives and its sends,
+// each standing for one key: the scratch's layout generation (sizes and
+// displacements), the side's buffer, the channel and the tag window. Each
+// side is kept on its own, so a call whose send buffer changes from call to
+// call (PETSc's scatter of a Krylov basis vector into one ghost vector)
+// still keeps its receives. A set is made on the second run in a row with
+// its key and started on later ones. Sets still standing at MPI_Finalize
+// are freed there.
 #pragma once
 
 #include <mpi.h>
@@ -17,10 +21,9 @@
 
 namespace nbrcoll {
 
-// What a set of messages was posted for: the scratch's layout generation,
-// the communicator and the first tag of the call's window.
 struct StandingKey {
   std::uint64_t generation = 0;
+  const void* buffer = nullptr;
   MPI_Comm comm = MPI_COMM_NULL;
   int tag_offset = 0;
   friend bool operator==(const StandingKey&, const StandingKey&) = default;
@@ -33,14 +36,23 @@ class StandingMessages {
   StandingMessages& operator=(const StandingMessages&) = delete;
   ~StandingMessages();
 
-  [[nodiscard]] bool ready_for(const StandingKey& key) const { return built_ && key_ == key; }
-  // Frees the old set, if any, and hands out an empty one to fill with
-  // persistent requests (MpiRequests::add_plain) for `key`.
+  // What this run does with the side's messages: starts the kept set
+  // (kStart), makes the set and starts it (kKeep: the last run had this key
+  // too), or posts them plainly (kPost).
+  enum class Use : std::uint8_t { kStart, kKeep, kPost };
+  Use use_for(const StandingKey& key);
+  // Frees the old set and hands out an empty one to fill with persistent
+  // requests (MpiRequests::add_plain).
   MpiRequests& rebuild(const StandingKey& key);
   // Starts every request of the set (MPI_Startall), in the order added.
   int start();
   [[nodiscard]] MpiRequests& requests() { return requests_; }
-  // Frees every request (all inactive: no call is running on the set).
+  // After a failed run: `copies` are the set's handles as the run completed
+  // them (a failed request freed there is null); the set is freed, each
+  // request once.
+  void release_after(const MPI_Request* copies);
+  // Frees every request (all inactive: no call is running on the set) and
+  // forgets the key last seen.
   void release();
 
   // Every set still built, at MPI_Finalize (completion.cpp).
@@ -49,6 +61,7 @@ class StandingMessages {
  private:
   MpiRequests requests_;
   StandingKey key_;
+  StandingKey seen_;  // the last run's key
   bool built_ = false;
 };
 

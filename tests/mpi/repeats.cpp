@@ -9,7 +9,8 @@
 //    alltoallw, in-place and packed datatypes, on the test graphs
 //    (duplicate and self edges, MPI_PROC_NULL, empty neighbourhoods);
 //  - alltoallv and allgatherv whose counts change between repeats on the
-//    same buffers (zero counts among them);
+//    same buffers (zero counts among them), and whose send or receive
+//    buffer (or both) alternates between two under the same counts;
 //  - a derived datatype freed and another made, likely at the same handle,
 //    with another layout, on the same buffers;
 //  - an erroneous call (one rank sends more than its peers expect) that
@@ -17,6 +18,7 @@
 // The tests run at NBRCOLL_DEBUG=trace and must show repeats taken.
 #include <mpi.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -80,6 +82,14 @@ struct Changing {
   std::vector<int> send = std::vector<int>((out.size() + 1) * (kMost + 1));
   std::vector<int> recv = std::vector<int>((in.size() + 1) * (kMost + 1));
   std::vector<int> sendcounts, sdispls, recvcounts, rdispls;
+  // Second buffers, for calls that repeat on other buffers.
+  std::vector<int> send2 = send;
+  std::vector<int> recv2 = recv;
+  bool other_send = false;
+  bool other_recv = false;
+  std::vector<int>& send_now() { return other_send ? send2 : send; }
+  std::vector<int>& recv_now() { return other_recv ? recv2 : recv; }
+  [[nodiscard]] const std::vector<int>& recv_now() const { return other_recv ? recv2 : recv; }
 
   void set(int pattern, int round) {
     const std::size_t blocks = gather ? 1 : out.size();
@@ -90,7 +100,7 @@ struct Changing {
       sendcounts[j] = count_of(me, j, pattern);
       sdispls[j] = static_cast<int>(j) * (kMost + 1);
       for (int k = 0; k < sendcounts[j]; ++k)
-        send[static_cast<std::size_t>(sdispls[j] + k)] = value_of(me, j, k, round);
+        send_now()[static_cast<std::size_t>(sdispls[j] + k)] = value_of(me, j, k, round);
     }
     recvcounts.assign(in.size(), 0);
     rdispls.assign(in.size(), 0);
@@ -99,18 +109,21 @@ struct Changing {
       if (in[i] != MPI_PROC_NULL) recvcounts[i] = count_of(in[i], gather ? 0 : paired_edge(graph, me, i), pattern);
     }
     std::fill(recv.begin(), recv.end(), kGuardInt);
+    std::fill(recv2.begin(), recv2.end(), kGuardInt);
   }
   int call(MPI_Comm g, MPI_Request* req) {
+    const int* from = send_now().data();
+    int* into = recv_now().data();
     if (gather) {
-      return req == nullptr ? MPI_Neighbor_allgatherv(send.data(), sendcounts[0], MPI_INT, recv.data(),
-                                                      recvcounts.data(), rdispls.data(), MPI_INT, g)
-                            : MPI_Ineighbor_allgatherv(send.data(), sendcounts[0], MPI_INT, recv.data(),
-                                                       recvcounts.data(), rdispls.data(), MPI_INT, g, req);
+      return req == nullptr ? MPI_Neighbor_allgatherv(from, sendcounts[0], MPI_INT, into, recvcounts.data(),
+                                                      rdispls.data(), MPI_INT, g)
+                            : MPI_Ineighbor_allgatherv(from, sendcounts[0], MPI_INT, into, recvcounts.data(),
+                                                       rdispls.data(), MPI_INT, g, req);
     }
-    return req == nullptr ? MPI_Neighbor_alltoallv(send.data(), sendcounts.data(), sdispls.data(), MPI_INT, recv.data(),
+    return req == nullptr ? MPI_Neighbor_alltoallv(from, sendcounts.data(), sdispls.data(), MPI_INT, into,
                                                    recvcounts.data(), rdispls.data(), MPI_INT, g)
-                          : MPI_Ineighbor_alltoallv(send.data(), sendcounts.data(), sdispls.data(), MPI_INT,
-                                                    recv.data(), recvcounts.data(), rdispls.data(), MPI_INT, g, req);
+                          : MPI_Ineighbor_alltoallv(from, sendcounts.data(), sdispls.data(), MPI_INT, into,
+                                                    recvcounts.data(), rdispls.data(), MPI_INT, g, req);
   }
   void verify(int round, const std::string& at) const {
     std::vector<int> want(recv.size(), kGuardInt);
@@ -120,7 +133,10 @@ struct Changing {
       for (int k = 0; k < recvcounts[i]; ++k)
         want[static_cast<std::size_t>(rdispls[i] + k)] = value_of(in[i], edge, k, round);
     }
-    check(recv == want, at + ": receive area differs from the closed form");
+    check(recv_now() == want, at + ": receive area differs from the closed form");
+    const std::vector<int>& idle = other_recv ? recv : recv2;
+    check(std::all_of(idle.begin(), idle.end(), [](int v) { return v == kGuardInt; }),
+          at + ": the other receive buffer was written");
   }
 };
 
@@ -142,6 +158,27 @@ void changing_counts(const Graph& graph, MPI_Comm g, bool gather) {
       ++round;
     }
   }
+  // The same counts on other buffers: the send buffer alternating under
+  // one receive buffer (PETSc's scatter of a Krylov basis vector into one
+  // ghost vector), the receive buffer alternating, both.
+  for (const bool nonblocking : {false, true}) {
+    for (const int which : {1, 2, 3}) {
+      for (int round = 0; round < 6; ++round) {
+        c.other_send = (which & 1) != 0 && round % 2 == 1;
+        c.other_recv = (which & 2) != 0 && round % 2 == 1;
+        const std::string at = graph.name + (gather ? " allgatherv" : " alltoallv") +
+                               (nonblocking ? " nonblocking" : " blocking") + " other buffers " +
+                               std::to_string(which) + " round " + std::to_string(round);
+        c.set(1, round);
+        MPI_Request req = MPI_REQUEST_NULL;
+        check(c.call(g, nonblocking ? &req : nullptr) == MPI_SUCCESS, at + ": call");
+        if (nonblocking) check(MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS, at + ": wait");
+        c.verify(round, at);
+      }
+    }
+  }
+  c.other_send = false;
+  c.other_recv = false;
 }
 
 // ---- a datatype freed and another made at its handle ---------------------------------
