@@ -52,7 +52,7 @@ CallScratch& blocking_scratch(CommState& state) {
 std::unique_ptr<CallScratch> nonblocking_scratch(CommState* state, const UserCall& c) {
   if (state == nullptr) return std::make_unique<CallScratch>();
   if (!state->pool) state->pool = std::make_shared<ScratchPool>();
-  return state->pool->take([&](const CallScratch& s) { return s.repeat.may_match(c); });
+  return state->pool->take([&](const CallScratch& s) { return s.repeat.may_match(c, s.args); });
 }
 
 }  // namespace

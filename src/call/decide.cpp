@@ -80,13 +80,11 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
   if (state == nullptr) return hand_off("not a communicator nbrcoll set up");
   if (algo.kind == Algo::Kind::kNative) return hand_off("NBRCOLL_ALGO=native");
   // ---- The last call on this scratch again: its decision and layout hold.
-  const int algo_code = static_cast<int>(algo.kind) * algos::kVariantCount + static_cast<int>(algo.variant);
-  if (s.repeat.matches(c, mode, algo_code, s.args)) {
+  if (s.repeat.matches(c, mode, algo, s.args, s.layout)) {
     d = s.repeat.decision();
     d.same_buffers = c.sendbuf == s.args.sendbuf && c.recvbuf == s.args.recvbuf;
     s.args.sendbuf = c.sendbuf;
     s.args.recvbuf = c.recvbuf;
-    s.repeat.moved_to(c);
     return done();
   }
   s.forget_layout();
@@ -201,8 +199,7 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
         std::all_of(variant.begin(), variant.end(), [](Variant v) { return v == Variant::kLinear; });
     d.path = all_linear && !s.choice.bundles && !schedule.forwards(Variant::kLinear) ? Path::kLinear : Path::kEngine;
     d.linear_everywhere = linear_by_rule && d.path == Path::kLinear;
-    if (d.path == Path::kLinear && !s.args.per_block)
-      s.repeat.remember(c, mode, algo_code, s.layout.send_type(), s.layout.recv_type(), d);
+    if (d.path == Path::kLinear && !s.args.per_block) s.repeat.remember(c, mode, algo, s.layout, d);
   }
   return done();
 }

@@ -54,7 +54,7 @@ void Operation::prepare() {
   }
 }
 
-void Operation::start(int tag_offset) {
+void Operation::start(int tag_offset, bool same_window) {
   CallScratch& s = *scratch_;
   // Both sides in place: the layout is the user's buffers, laid out again
   // unless the call repeats the last on the same buffers.
@@ -63,12 +63,9 @@ void Operation::start(int tag_offset) {
   tag_offset_ = tag_offset;
   channel_ = channel_of(*info_, *comm_, tag_offset);
   if (decision_.path == Path::kLinear) {
-    // Messages are kept only where the next call's will have the same tags:
-    // in the window of the calls every rank runs linear, or where a handle
-    // has one window (progress.h: launch()).
-    const bool same_tags = decision_.linear_everywhere || info_->tag_windows == 1;
+    // Messages are kept only where the next call's will have the same tags.
     LinearRun::Kept kept;
-    if (in_place && same_tags)
+    if (in_place && same_window)
       kept = {&s.kept_recvs, &s.kept_sends, s.layout_generation, s.args.recvbuf, s.args.sendbuf};
     run_.emplace<LinearRun>(schedule_, s.choice, s.layout.blocks(), s.requests, channel_, kept);
   } else if (decision_.transport == TransportKind::kHost) {

@@ -54,8 +54,10 @@ class Operation {
   [[nodiscard]] int tag_offset() const { return tag_offset_; }
   // Packs the send blocks and lays out the receive side (a rank that cannot
   // still takes part, hollow, and reports the error at the end), then
-  // starts the run on the call's tag window (progress.h: launch()).
-  void start(int tag_offset);
+  // starts the run on the call's tag window (progress.h: launch());
+  // `same_window`: every call of its kind takes this window (launch()), so
+  // kept messages keep their tags.
+  void start(int tag_offset, bool same_window);
   // Advances the call; `block`: may wait inside the MPI. True once done
   // (every message completed, received blocks in the user's buffer).
   bool progress(bool block);

@@ -109,7 +109,7 @@ void launch(Operation& op, CallSequence& sequence) {
     // each other, and a repeated call's kept messages (standing_messages.h)
     // keep their tags.
     ++sequence.calls;
-    op.start(0);
+    op.start(0, true);
     return;
   }
   // The other calls take windows 1 to tag_windows - 1 in turn (0 if it is the only one).
@@ -123,7 +123,7 @@ void launch(Operation& op, CallSequence& sequence) {
     sequence.window[w].reset();
   }
   ++sequence.calls;
-  op.start(static_cast<int>(w) * info.tag_stride);
+  op.start(static_cast<int>(w) * info.tag_stride, rotating == 1);
 }
 
 bool calls_in_flight() {

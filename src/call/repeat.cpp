@@ -27,30 +27,23 @@ bool same_values(const int* given, const std::vector<T>& kept) {
 
 }  // namespace
 
-void RepeatKey::remember(const UserCall& c, Mode mode, int algo, const TypeLayout& send, const TypeLayout& recv,
-                         const Decision& d) {
-  valid_ = c.large == nullptr && c.kind != Kind::kAlltoallw && send.in_place && recv.in_place;
+void RepeatKey::remember(const UserCall& c, Mode mode, Algo algo, const CallLayout& layout, const Decision& d) {
+  valid_ = c.large == nullptr && c.kind != Kind::kAlltoallw && !layout.send_packed() && !layout.recv_packed();
   kind_ = c.kind;
   mode_ = mode;
   algo_ = algo;
-  sendbuf_ = c.sendbuf;
-  recvbuf_ = c.recvbuf;
-  sendcount_ = c.sendcount;
   recvcount_ = c.recvcount;
-  sendtype_ = c.sendtype;
-  recvtype_ = c.recvtype;
-  send_ = send;
-  recv_ = recv;
   decision_ = d;
   decision_.repeat = true;
 }
 
-bool RepeatKey::matches(const UserCall& c, Mode mode, int algo, const CallArgs& args) const {
+bool RepeatKey::matches(const UserCall& c, Mode mode, Algo algo, const CallArgs& args, const CallLayout& layout) const {
   if (!valid_ || c.kind != kind_ || mode != mode_ || algo != algo_ || c.large != nullptr) return false;
-  if (c.sendtype != sendtype_ || c.recvtype != recvtype_) return false;
+  if (c.sendtype != args.sendtype || c.recvtype != args.recvtype) return false;
   // Other buffers, but neither MPI_BOTTOM nor MPI_IN_PLACE where the last had a buffer.
   if (c.sendbuf == MPI_IN_PLACE || c.recvbuf == MPI_IN_PLACE) return false;
-  if ((c.sendbuf == nullptr) != (sendbuf_ == nullptr) || (c.recvbuf == nullptr) != (recvbuf_ == nullptr)) return false;
+  if ((c.sendbuf == nullptr) != (args.sendbuf == nullptr) || (c.recvbuf == nullptr) != (args.recvbuf == nullptr))
+    return false;
   if (c.variable()) {
     if (c.recvcounts == nullptr || c.rdispls == nullptr) return false;
     if (!same_values(c.recvcounts, args.recvcounts) || !same_values(c.rdispls, args.displs)) return false;
@@ -60,10 +53,10 @@ bool RepeatKey::matches(const UserCall& c, Mode mode, int algo, const CallArgs& 
   if (c.kind == Kind::kAlltoallv) {
     if (c.sendcounts == nullptr || c.sdispls == nullptr) return false;
     if (!same_values(c.sendcounts, args.sendcounts) || !same_values(c.sdispls, args.sdispls)) return false;
-  } else if (c.sendcount != sendcount_) {
+  } else if (c.sendcount != args.sendcount) {
     return false;
   }
-  return described_alike(c.sendtype, send_) && described_alike(c.recvtype, recv_);
+  return described_alike(c.sendtype, layout.send_type()) && described_alike(c.recvtype, layout.recv_type());
 }
 
 }  // namespace nbrcoll

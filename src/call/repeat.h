@@ -13,33 +13,29 @@
 
 #include <mpi.h>
 
-#include <cstdint>
-
 #include "call/arguments.h"
-#include "call/datatype.h"
 #include "call/decision.h"
+#include "call/layout.h"
 #include "call/user_call.h"
+#include "support/config.h"
 
 namespace nbrcoll {
 
+// The call itself stays in the scratch (its CallArgs and CallLayout, as
+// decide() filled them); this is what they do not hold.
 class RepeatKey {
  public:
-  // `algo`: the setting the decision was made under, as a number.
-  void remember(const UserCall& c, Mode mode, int algo, const TypeLayout& send, const TypeLayout& recv,
-                const Decision& d);
+  // `algo`: the setting the decision was made under.
+  void remember(const UserCall& c, Mode mode, Algo algo, const CallLayout& layout, const Decision& d);
   void forget() { valid_ = false; }
   // Whether `c` repeats the remembered call, perhaps on other buffers;
-  // `args` still holds what decide() filled for that call.
-  [[nodiscard]] bool matches(const UserCall& c, Mode mode, int algo, const CallArgs& args) const;
-  // The repeat `c` is the call remembered now.
-  void moved_to(const UserCall& c) {
-    sendbuf_ = c.sendbuf;
-    recvbuf_ = c.recvbuf;
-  }
+  // `args` and `layout` still hold what decide() filled for that call.
+  [[nodiscard]] bool matches(const UserCall& c, Mode mode, Algo algo, const CallArgs& args,
+                             const CallLayout& layout) const;
   // Whether `c` is the remembered call's kind on its buffers (to pick a
   // scratch whose kept messages may serve).
-  [[nodiscard]] bool may_match(const UserCall& c) const {
-    return valid_ && c.kind == kind_ && c.sendbuf == sendbuf_ && c.recvbuf == recvbuf_;
+  [[nodiscard]] bool may_match(const UserCall& c, const CallArgs& args) const {
+    return valid_ && c.kind == kind_ && c.sendbuf == args.sendbuf && c.recvbuf == args.recvbuf;
   }
   [[nodiscard]] const Decision& decision() const { return decision_; }
 
@@ -47,15 +43,8 @@ class RepeatKey {
   bool valid_ = false;
   Kind kind_ = Kind::kAllgather;
   Mode mode_ = Mode::kBlocking;
-  int algo_ = 0;
-  const void* sendbuf_ = nullptr;
-  const void* recvbuf_ = nullptr;
-  int sendcount_ = 0;
-  int recvcount_ = 0;
-  MPI_Datatype sendtype_ = MPI_DATATYPE_NULL;
-  MPI_Datatype recvtype_ = MPI_DATATYPE_NULL;
-  TypeLayout send_;
-  TypeLayout recv_;
+  Algo algo_;
+  int recvcount_ = 0;  // CallArgs keeps it per slot only
   Decision decision_;
 };
 
