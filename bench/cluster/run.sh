@@ -5,8 +5,10 @@
 # Everything is created with a per-run suffix and always torn down.
 #
 #   bench/cluster/run.sh [--nodes N] [--ranks-per-node K] [--rate 1gbit]
-#                        [--delay 0ms] [--np P] -- PROGRAM ARGS...
+#                        [--burst 256kb] [--delay 0ms] [--np P] -- PROGRAM ARGS...
 #
+# --burst: the token bucket of each capped link (tc tbf), what a link
+# passes at once after a pause before the rate holds it.
 # Ranks [0,K) run on node 0, [K,2K) on node 1, ... Without network namespaces
 # (no root, no CAP_SYS_ADMIN, a locked-down container) it says so and falls
 # back to emulated nodes on one host (NBRCOLL_RANKS_PER_NODE=K, no rate cap).
@@ -17,13 +19,14 @@
 # after NBRCOLL_CLUSTER_FINALIZE_GRACE seconds (20; see bench/README.md).
 set -euo pipefail
 
-nodes=2 per_node=8 rate=1gbit delay="" np=""
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
+nodes=2 per_node=8 rate=1gbit burst=256kb delay="" np=""
+usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --nodes) nodes=$2; shift 2 ;;
     --ranks-per-node) per_node=$2; shift 2 ;;
     --rate) rate=$2; shift 2 ;;
+    --burst) burst=$2; shift 2 ;;
     --delay) delay=$2; shift 2 ;;
     --np) np=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
@@ -128,8 +131,8 @@ attach() {
     local extra=()
     [[ -n "$delay" ]] && extra=(netem delay "$delay")
     # node -> switch (upload) and switch -> node (download)
-    tc -n "$ns" qdisc add dev eth0 root handle 1: tbf rate "$rate" burst 256kb latency 100ms
-    tc -n "$sw" qdisc add dev "${id}b$n" root handle 1: tbf rate "$rate" burst 256kb latency 100ms
+    tc -n "$ns" qdisc add dev eth0 root handle 1: tbf rate "$rate" burst "$burst" latency 100ms
+    tc -n "$sw" qdisc add dev "${id}b$n" root handle 1: tbf rate "$rate" burst "$burst" latency 100ms
     [[ -n "$delay" ]] && tc -n "$ns" qdisc add dev eth0 parent 1:1 handle 10: "${extra[@]}"
   fi
   mkdir -p "/etc/netns/$ns"

@@ -11,15 +11,18 @@ cd "$here/../../.."
 B=$PWD/build/bin/nbrcoll-bench
 O=${OUT:-$PWD/bench/results/auto-small}
 export NBRCOLL_TOPO=frontier
-export NBRCOLL_MACHINE=$PWD/bench/results/model/emulated-netns-1gbit.machine
+# MACHINE: the calibration auto uses; BURST: the links' token bucket
+# (bench/cluster/run.sh --burst), calibrated with the same.
+export NBRCOLL_MACHINE=${MACHINE:-$PWD/bench/results/model/emulated-netns-1gbit.machine}
+burst=${BURST:-256kb}
 common=(--sizes 1K,4K,16K --algos native,linear,leader,aggregated,auto --warmup 2 --iters "${ITERS:-15}")
 for nodes in 2 4; do
   rpn=$((16 / nodes))
   echo "== rsg, $nodes nodes"
-  timeout 1800 bench/cluster/run.sh --nodes $nodes --ranks-per-node $rpn --rate 1gbit -- "$B" --pattern rsg \
+  timeout 1800 bench/cluster/run.sh --nodes $nodes --ranks-per-node $rpn --rate 1gbit --burst "$burst" -- "$B" --pattern rsg \
     --density 0.6 "${common[@]}" --csv "$O/rsg_${nodes}nodes.csv" | tee "$O/rsg_${nodes}nodes.txt"
   echo "== moore, $nodes nodes"
-  timeout 1800 bench/cluster/run.sh --nodes $nodes --ranks-per-node $rpn --rate 1gbit -- "$B" --pattern moore \
+  timeout 1800 bench/cluster/run.sh --nodes $nodes --ranks-per-node $rpn --rate 1gbit --burst "$burst" -- "$B" --pattern moore \
     --dims 2 --radius 1 "${common[@]}" --csv "$O/moore_${nodes}nodes.csv" | tee "$O/moore_${nodes}nodes.txt"
 done
 /usr/bin/python3 "$here/check.py" "$O" | tee "$O/summary.txt"
