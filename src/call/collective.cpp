@@ -7,6 +7,7 @@
 #include "call/persistent.h"
 #include "call/pmpi_handoff.h"
 #include "call/progress.h"
+#include "state/late_plans.h"
 #include "state/schedules.h"
 #include "support/log.h"
 #include "support/watchdog.h"
@@ -60,7 +61,9 @@ std::unique_ptr<CallScratch> nonblocking_scratch(CommState* state, const UserCal
 int neighbor_collective(const UserCall& c) {
   CommState* state = find_state(c.comm);
   if (state == nullptr) return pmpi_blocking(c);
-  if (state->info->blocking_calls) state->info->blocking_calls->fetch_add(1, std::memory_order_relaxed);
+  // A graph that plans late may plan now, on every rank alike, whatever
+  // this call's arguments (late_plans.h).
+  plan_if_due(*state, c.comm);
   // Watched from its start: on private communicators a duplicate's first
   // call completes its idup (decide), and a late rank holds the others there.
   const WatchedCall watched(call_name(c, Mode::kBlocking), state->sequence->calls + 1, *state->info);

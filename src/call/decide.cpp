@@ -121,9 +121,11 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
     all(Variant::kLinear);
     d.why = "NBRCOLL_ALGO";
   } else if (info.linear_only) {
-    // Set up for calls that never choose another variant (graph_setup.cpp).
+    // Set up for calls that never choose another variant (graph_setup.cpp),
+    // or not before a later blocking call plans the graph (late_plans.h).
     all(Variant::kLinear);
-    d.why = "a graph with the linear plans only";
+    d.why =
+        info.plan_at_call != 0 ? "a graph that plans late, linear until then" : "a graph with the linear plans only";
   } else if (algo.is(Variant::kLeader)) {
     // Alltoall has no leader plan.
     linear_by_rule = c.alltoall();

@@ -5,19 +5,22 @@
 #include <mpi.h>
 
 #include "state/graph_setup.h"
+#include "state/late_plans.h"
 #include "state/shared_comm.h"
 #include "support/log.h"
 
 namespace {
 
-// After the MPI's own initialisation: nbrcoll's process-wide communicator and
-// every world rank's place (shared_comm.h, graph_setup.h).
+// After the MPI's own initialisation: nbrcoll's process-wide communicator,
+// every world rank's place and the late planning's setting (shared_comm.h,
+// graph_setup.h, late_plans.h).
 void initialise() {
   int rank = -1;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   nbrcoll::set_log_rank(rank);
   nbrcoll::open_shared_comm();
   nbrcoll::gather_world_places();
+  nbrcoll::agree_late_planning();
 }
 
 }  // namespace

@@ -13,13 +13,13 @@
 #include "algos/cost_model.h"
 #include "algos/plan.h"
 #include "algos/schedule.h"
-#include "state/lifetimes.h"
 #include "state/plan_set.h"
 
 namespace nbrcoll {
 
 // What graph creation computed; immutable, shared by a communicator and its
-// duplicates (MPI_Comm_dup keeps the topology, so the plans stay valid).
+// duplicates (MPI_Comm_dup keeps the topology, so the plans stay valid). A
+// handle whose graph plans late takes a new one then (late_plans.h).
 struct GraphInfo {
   int rank = 0;
   int size = 0;
@@ -41,9 +41,9 @@ struct GraphInfo {
   // 0, matched in posting order, which the device transport's twin
   // receives (data and note) cannot use.
   bool unagreed = false;
-  // A graph across nodes that may skip its set-up (lifetimes.h): its
-  // handles' blocking calls, which the next votes read; null otherwise.
-  std::shared_ptr<CallCounter> blocking_calls;
+  // A graph across nodes that plans late (late_plans.h): the blocking call
+  // of each handle that plans it (the first is 1); 0: none does.
+  std::uint64_t plan_at_call = 0;
   // Every planner's plans were built at creation (or found: plan_set.h),
   // and the two mixed schedules wait for their family's first call
   // (schedules.h).
@@ -141,6 +141,7 @@ struct CommState {
   std::shared_ptr<CallSequence> sequence;  // calls on this handle (persistent requests share it)
   std::shared_ptr<CallScratch> scratch;    // this handle's blocking calls', made by the first
   std::shared_ptr<ScratchPool> pool;       // its nonblocking calls', made by the first
+  std::uint64_t blocking_calls = 0;        // made on this handle (late_plans.h)
 };
 
 // Attach freshly built state and its channel to `graph_comm` (creates the

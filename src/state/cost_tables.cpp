@@ -134,7 +134,7 @@ void ensure_cost_tables(const GraphInfo& info) {
     auto& made = const_cast<GraphInfo&>(info);
     made.agreed_max.clear();
     // This rank's node's ranks: all of them on one node; a graph across
-    // nodes that skipped its set-up (lifetimes.h) counts its own node's.
+    // nodes that plans late (late_plans.h), before it does, counts its own node's.
     const int own_node = made.node_of[static_cast<std::size_t>(made.rank)];
     const auto on_node = std::count(made.node_of.begin(), made.node_of.end(), own_node);
     linear_cost_terms(made, static_cast<int>(on_node), made.agreed_max);

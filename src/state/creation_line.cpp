@@ -2,7 +2,6 @@
 
 #include <mutex>
 
-#include "state/lifetimes.h"
 #include "state/shared_comm.h"
 #include "state/tag_blocks.h"
 #include "support/mpi_identity.h"
@@ -63,18 +62,6 @@ std::int64_t draw_serial(CreationLine& line, bool peek) {
   const std::lock_guard<std::mutex> lock(g_mutex);
   if (line.next_serial >= line.end_serial) return -1;
   return peek ? line.next_serial : line.next_serial++;
-}
-
-bool take_skip(CreationLine& line) {
-  const std::lock_guard<std::mutex> lock(g_mutex);
-  if (line.skips == 0) return false;
-  --line.skips;
-  return true;
-}
-
-void settle_vote(CreationLine& line, bool every_rank_short) {
-  const std::lock_guard<std::mutex> lock(g_mutex);
-  line.skips = every_rank_short ? kSkipsPerVote : 0;
 }
 
 bool wants_serials(const CreationLine* line) {

@@ -1,7 +1,6 @@
 // What graph creations draw without talking, in creation order: the serial
-// of a graph set up without the agreement (shared_comm.h) and the skips of
-// short-lived graphs (lifetimes.h). Every rank draws alike only where every
-// rank makes those creations in the same order:
+// of a graph set up without the agreement (shared_comm.h). Every rank draws
+// alike only where every rank makes those creations in the same order:
 // - without MPI_THREAD_MULTIPLE every process of MPI_COMM_WORLD makes every
 //   creation of a graph of all of them in the same order (creation is
 //   collective, and no two threads create at once): one line for the
@@ -25,7 +24,6 @@ namespace nbrcoll {
 struct CreationLine {
   std::int64_t next_serial = 0;  // serials left to draw: [next_serial, end_serial)
   std::int64_t end_serial = 0;
-  int skips = 0;  // creations that may still skip their set-up (lifetimes.h)
 };
 
 inline constexpr std::int64_t kLineSerials = 16;
@@ -36,11 +34,6 @@ CreationLine* creation_line(MPI_Comm parent);
 
 // The line's next serial (`peek`: left to draw); -1 when none is left.
 std::int64_t draw_serial(CreationLine& line, bool peek);
-// One skip, if the last vote granted any left.
-bool take_skip(CreationLine& line);
-// The vote of an agreement on a graph that may skip: kSkipsPerVote skips
-// where every rank voted short, none otherwise.
-void settle_vote(CreationLine& line, bool every_rank_short);
 // Whether an agreement on a graph from this line should reserve serials
 // for it: a parent's line (under MPI_THREAD_MULTIPLE) whose serials are
 // used up.

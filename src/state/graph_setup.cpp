@@ -15,7 +15,7 @@
 
 #include "state/cost_tables.h"
 #include "state/creation_line.h"
-#include "state/lifetimes.h"
+#include "state/late_plans.h"
 #include "state/places.h"
 #include "state/plan_input.h"
 #include "state/plan_set.h"
@@ -209,14 +209,13 @@ class Stopwatch {
 
 // What every rank learns alike during the set-up, whatever fails on one of
 // them, and so may decide the rest by: the node count, whether the graph
-// holds every process of MPI_COMM_WORLD, whether it may skip its set-up
-// (lifetimes.h) and does, and whether it is set up without an agreement.
+// holds every process of MPI_COMM_WORLD, whether it plans late
+// (late_plans.h), and whether it is set up without an agreement.
 struct Facts {
   int nodes = 0;  // 0: not known (the places could not be read)
   bool covers_world = false;
   bool cartesian = false;  // PMPI_Topo_test: MPI_CART, the same on every rank
-  bool may_skip = false;
-  bool skips = false;
+  bool plans_late = false;
   bool unagreed = false;
   CreationLine* line = nullptr;  // the parent's creation order (creation_line.h)
 };
@@ -225,9 +224,10 @@ struct Facts {
 // builds the linear plans alone and skips the node lists, the other
 // planners and most of the cost model: auto in a process without a GPU
 // runtime, on one node (decide(): one node keeps host buffers on linear)
-// or on a graph that skips its set-up (lifetimes.h). The same on every
-// rank: the node count comes from the places every rank decoded alike, the
-// skip from what every rank agreed before; the setting and the GPU runtime
+// or on a graph that plans late (late_plans.h: linear until then). The same
+// on every rank: the node count comes from the places every rank decoded
+// alike, the late planning from a setting every process agreed on at
+// MPI_Init; the setting and the GPU runtime
 // are alike in every process of a job. (NBRCOLL_ALGO=linear graphs build
 // every plan still: the benchmarks predict every algorithm's time from
 // them.) A benchmark's override of the setting (set_algo_override) counts
@@ -236,7 +236,7 @@ bool auto_on_host() {
   return effective_algo().kind == Algo::Kind::kAuto && !device_process();
 }
 bool linear_only(const Facts& f) {
-  return (f.nodes == 1 || f.skips) && auto_on_host();
+  return (f.nodes == 1 || f.plans_late) && auto_on_host();
 }
 
 bool is_cartesian(MPI_Comm comm) {
@@ -265,13 +265,12 @@ bool without_agreement(const Facts& f) {
   return f.nodes > 0 && linear_only(f) && may_go_unagreed(f) && draw_serial(*f.line, true) >= 0;
 }
 
-// Whether a graph across nodes may skip its set-up when the agreed vote
-// says the job's graphs are short-lived (lifetimes.h), and so counts
-// towards that vote. Every rank answers alike, as in may_go_unagreed.
-// (NBRCOLL_SHORT_GRAPHS only sways this rank's vote, so ranks that set it
-// differently still skip alike.)
-bool may_skip_setup(const Facts& f) {
-  return f.nodes > 1 && auto_on_host() && may_go_unagreed(f);
+// Whether a graph across nodes plans late (late_plans.h): one that could go
+// without agreement (so that its set-up is the MPI's creation and
+// bookkeeping), auto, and late planning on. Every rank answers alike, as in
+// may_go_unagreed.
+bool plans_late(const Facts& f) {
+  return f.nodes > 1 && auto_on_host() && may_go_unagreed(f) && linear_calls_before_plans() > 0;
 }
 
 // Calls in flight together use disjoint tag windows; the notes of calls in
@@ -287,17 +286,19 @@ void set_tag_stride(GraphInfo& info) {
   info.tag_stride = static_cast<int>(stride);  // this rank's; set_tag_windows() makes it common
 }
 
-// The plans from the complete input (local work only), or a recent graph's
-// made from an equal input (plan_set.h). Their mixed schedules wait for
-// the first call of each family (schedules.h); the tag stride comes from
-// the plans alone.
-void build_plans(algos::PlanInput&& input, GraphInfo& info, bool& reused) {
+}  // namespace
+
+// Their mixed schedules wait for the first call of each family
+// (schedules.h); the tag stride comes from the plans alone.
+void build_every_plan(algos::PlanInput&& input, GraphInfo& info, bool& reused) {
   set_node(input);
   info.plans = plan_set_for(std::move(input), PlanSetKind::kEveryPlanner, reused);
   info.mixed_lazily = true;
   info.agreed_max = info.plans->cost_terms;
   set_tag_stride(info);
 }
+
+namespace {
 
 // Everything up to the agreement. Every rank makes the same collective calls
 // whatever fails locally: the places (exchanged) or the node-list messages
@@ -370,12 +371,9 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   info->nodes = decoded.nodes;
   facts.nodes = decoded.nodes;
   facts.covers_world = cached && in_world && info->size == world_size;
-  // A skip is taken only where every rank takes one: all hold the same
-  // budget (lifetimes.h) and draw the same unagreed serials.
-  facts.may_skip = may_skip_setup(facts);
-  facts.skips = facts.may_skip && draw_serial(*facts.line, true) >= 0 && take_skip(*facts.line);
+  facts.plans_late = plans_late(facts);
   facts.unagreed = without_agreement(facts);  // before anything here can throw (setup_graph)
-  if (facts.may_skip) info->blocking_calls = std::make_shared<CallCounter>(0);
+  if (facts.plans_late) info->plan_at_call = static_cast<std::uint64_t>(linear_calls_before_plans()) + 1;
   info->any_real_out = std::any_of(info->out.begin(), info->out.end(), [](int d) { return d != MPI_PROC_NULL; });
   info->process_of = std::move(decoded.process_of);
   info->node_of.reserve(decoded.places.size());
@@ -410,7 +408,7 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   times.node_lists = clock.lap();
   if (rc != MPI_SUCCESS || own.failed) return rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER;
   input.places = std::move(decoded.places);
-  build_plans(std::move(input), *info, times.plans_reused);
+  build_every_plan(std::move(input), *info, times.plans_reused);
   times.plans = clock.lap();
   out = std::move(info);
   return MPI_SUCCESS;
@@ -419,7 +417,12 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
 }  // namespace
 
 int exchange_node_lists(MPI_Comm comm, int rank, const DecodedPlaces& places, algos::PlanInput& input, bool failed) {
-  const std::vector<int> peers = node_peers(places, rank);
+  return exchange_node_lists(comm, rank, node_peers(places, rank), nullptr, kNodeListTag, input, failed);
+}
+
+int exchange_node_lists(MPI_Comm comm, int rank, const std::vector<int>& peers, const std::vector<int>* comm_rank,
+                        int tag, algos::PlanInput& input, bool failed) {
+  const auto to_comm = [comm_rank](int r) { return comm_rank ? (*comm_rank)[static_cast<std::size_t>(r)] : r; };
   // [indegree (-1: this rank failed), in-list, out-list]
   std::vector<int> mine{failed ? -1 : static_cast<int>(input.in.size())};
   if (!failed) {
@@ -429,7 +432,7 @@ int exchange_node_lists(MPI_Comm comm, int rank, const DecodedPlaces& places, al
   std::vector<MPI_Request> sends(peers.size(), MPI_REQUEST_NULL);
   int rc = MPI_SUCCESS;
   for (std::size_t i = 0; i < peers.size() && rc == MPI_SUCCESS; ++i)
-    rc = PMPI_Isend(mine.data(), static_cast<int>(mine.size()), MPI_INT, peers[i], kNodeListTag, comm, &sends[i]);
+    rc = PMPI_Isend(mine.data(), static_cast<int>(mine.size()), MPI_INT, to_comm(peers[i]), tag, comm, &sends[i]);
   // Each peer's message, whatever its length: matched by a probe, then received.
   std::vector<std::vector<int>> lists(peers.size());
   bool peer_failed = false;
@@ -437,7 +440,7 @@ int exchange_node_lists(MPI_Comm comm, int rank, const DecodedPlaces& places, al
     MPI_Message message = MPI_MESSAGE_NULL;
     MPI_Status status;
     int count = 0;
-    rc = PMPI_Mprobe(peers[i], kNodeListTag, comm, &message, &status);
+    rc = PMPI_Mprobe(to_comm(peers[i]), tag, comm, &message, &status);
     if (rc == MPI_SUCCESS) rc = PMPI_Get_count(&status, MPI_INT, &count);
     if (rc != MPI_SUCCESS) break;
     lists[i].resize(static_cast<std::size_t>(std::max(count, 1)));
@@ -473,13 +476,12 @@ int exchange_node_lists(MPI_Comm comm, int rank, const DecodedPlaces& places, al
 }
 
 int agree_on_setup(MPI_Comm comm, const GraphInfo* mine, Agreement& out, const ChannelBid& bid) {
-  enum Term { kFailed, kStride, kNotShared, kSerial, kLongLived, kNoReservation, kFirstAgreed };
+  enum Term { kFailed, kStride, kNotShared, kSerial, kNoReservation, kFirstAgreed };
   std::vector<std::int64_t> terms(kFirstAgreed + kAgreedTerms, 0);
   terms[kFailed] = mine == nullptr ? 1 : 0;
   terms[kStride] = mine == nullptr ? 1 : mine->tag_stride;
   terms[kNotShared] = bid.shared ? 0 : 1;
   terms[kSerial] = bid.serial;
-  terms[kLongLived] = bid.expects_long_lived ? 1 : 0;
   terms[kNoReservation] = bid.wants_serials ? 0 : 1;
   if (mine != nullptr)
     std::copy_n(mine->agreed_max.begin(), std::min<std::size_t>(mine->agreed_max.size(), kAgreedTerms),
@@ -489,7 +491,6 @@ int agree_on_setup(MPI_Comm comm, const GraphInfo* mine, Agreement& out, const C
   out.tag_stride = out.all_ok ? static_cast<int>(terms[kStride]) : 1;
   out.shared = out.all_ok && terms[kNotShared] == 0;
   out.serial = terms[kSerial];
-  out.short_lived = out.all_ok && terms[kLongLived] == 0;
   out.reserves = out.shared && terms[kNoReservation] == 0 && out.serial + kLineSerials < agreed_serials();
   out.agreed_max.assign(terms.begin() + kFirstAgreed, terms.end());
   return rc;
@@ -500,11 +501,10 @@ namespace {
 // What this rank bids towards the graph's channel (shared_comm.h): the
 // shared communicator if it has one that reaches every rank, no other
 // creation is in progress here, a serial is left and this rank's tags fit
-// a block; its vote on the next graphs' lifetime (lifetimes.h); and
-// whether the parent's creation line needs serials (creation_line.h).
+// a block; and whether the parent's creation line needs serials
+// (creation_line.h).
 ChannelBid bid_for_channel(const GraphInfo* info, bool in_world, const SerialClaim& claim, const CreationLine* line) {
   ChannelBid bid;
-  bid.expects_long_lived = !votes_short_lived();
   bid.wants_serials = wants_serials(line);
   bid.serial = claim.proposal();
   bid.shared = shared_comm() != MPI_COMM_NULL && in_world && claim.alone() && info != nullptr &&
@@ -527,6 +527,7 @@ std::shared_ptr<OwnedComm> make_channel(MPI_Comm graph_comm, const Agreement& ag
 // NBRCOLL_DEBUG=trace: one line per creation, each step's wall and CPU time.
 void trace_setup(const GraphInfo& info, const SetupTimes& t, const char* channel) {
   if (!log_enabled(LogLevel::kTrace)) return;
+  const std::string late_note = ", linear plans until its blocking call " + std::to_string(info.plan_at_call);
   auto step = [](const char* name, const StepTime& s) {
     char text[96];
     std::snprintf(text, sizeof text, "%s %.0f (cpu %.0f)", name, s.wall, s.cpu);
@@ -534,7 +535,7 @@ void trace_setup(const GraphInfo& info, const SetupTimes& t, const char* channel
   };
   log(LogLevel::kTrace, "graph setup (%d ranks, %d nodes, %s%s) in us: %s, %s, %s, %s, %s, %s, %s, %s", info.size,
       info.nodes, channel,
-      info.linear_only ? (info.nodes > 1   ? ", short-lived graphs: linear plans only"
+      info.linear_only ? (info.nodes > 1   ? late_note.c_str()
                           : t.plans_reused ? ", linear plans only, reused"
                                            : ", linear plans only")
       : t.plans_reused ? ", plans reused"
@@ -587,7 +588,6 @@ GraphSetup setup_graph(MPI_Comm graph_comm, MPI_Comm parent) {
     if (facts.nodes == 0 && effective_algo().kind == Algo::Kind::kAuto && !facts.cartesian) facts.unagreed = true;
   }
   if (facts.unagreed) {
-    if (info && info->blocking_calls) remember_graph(info->blocking_calls);
     return setup_without_agreement(graph_comm, std::move(info), facts.line, why, setup, clock);
   }
   Agreement agreed;
@@ -602,8 +602,6 @@ GraphSetup setup_graph(MPI_Comm graph_comm, MPI_Comm parent) {
   }
   // Every rank of the graph wanted them, so every rank has the line.
   if (agreed.reserves) reserve_serials(*facts.line, agreed.serial + 1);
-  // Every rank of a graph that may skip took part in this vote alike.
-  if (facts.may_skip) settle_vote(*facts.line, agreed.short_lived);
   setup.times.agreement = clock.lap();
   // Nothing of nbrcoll's is left in flight on the graph when this returns:
   // a private communicator is made here, blocking. (An idup left pending
@@ -618,8 +616,6 @@ GraphSetup setup_graph(MPI_Comm graph_comm, MPI_Comm parent) {
         why.c_str());
     return setup;
   }
-  // Remembered after its own vote, which read the graphs before it.
-  if (info->blocking_calls) remember_graph(info->blocking_calls);
   set_tag_windows(*info, agreed.tag_stride, agreed.shared ? kTagBlock : tag_upper_bound());
   if (!info->linear_only) {
     info->agreed_max = std::move(agreed.agreed_max);

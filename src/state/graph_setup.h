@@ -65,6 +65,17 @@ GraphSetup setup_graph(MPI_Comm graph_comm, MPI_Comm parent);
 // communicator nobody else uses yet.
 int exchange_node_lists(MPI_Comm comm, int rank, const DecodedPlaces& places, algos::PlanInput& input,
                         bool failed = false);
+// The same with the node's other ranks given (`peers`, graph ranks,
+// ascending), on any communicator: `comm_rank` says each graph rank's rank
+// there (null: the same), and `tag` is a tag nothing else sends on `comm`
+// from these ranks.
+int exchange_node_lists(MPI_Comm comm, int rank, const std::vector<int>& peers, const std::vector<int>* comm_rank,
+                        int tag, algos::PlanInput& input, bool failed = false);
+
+// Every planner's plans from the complete input (node lists included) into
+// `info`, or a recent graph's made from an equal input (`reused`), with this
+// rank's cost terms (info.agreed_max until the agreement) and tag stride.
+void build_every_plan(algos::PlanInput&& input, GraphInfo& info, bool& reused);
 
 // Called by the MPI_Init wrappers after open_shared_comm (every world rank
 // does): gathers every world rank's place record once over the shared
@@ -76,27 +87,24 @@ void gather_world_places();
 struct ChannelBid {
   bool shared = false;
   std::int64_t serial = 0;
-  bool expects_long_lived = true;  // lifetimes.h: this rank's vote
-  bool wants_serials = false;      // creation_line.h: serials for the parent's line
+  bool wants_serials = false;  // creation_line.h: serials for the parent's line
 };
 
 // The agreement at the end of graph creation, one MPI_MAX allreduce over
-// `comm` of [failed, tag stride, not shared, serial, long-lived, no
-// reservation, agreed_max...]: did every rank succeed, the largest tag
-// stride, does the graph take the shared communicator (every rank bid so)
-// and with which serial (the largest proposal), did every rank vote its
-// recent graphs short-lived (lifetimes.h), do the kLineSerials serials
-// after the graph's go to its parent's creation line (every rank wants
-// them, the graph is shared and they lie below agreed_serials():
-// creation_line.h), and the element-wise maxima of
-// GraphInfo::agreed_max (kAgreedTerms entries). `mine` null: this rank
-// failed (it sends zeros).
+// `comm` of [failed, tag stride, not shared, serial, no reservation,
+// agreed_max...]: did every rank succeed, the largest tag stride, does the
+// graph take the shared communicator (every rank bid so) and with which
+// serial (the largest proposal), do the kLineSerials serials after the
+// graph's go to its parent's creation line (every rank wants them, the
+// graph is shared and they lie below agreed_serials(): creation_line.h),
+// and the element-wise maxima of GraphInfo::agreed_max (kAgreedTerms
+// entries). `mine` null: this rank failed (it sends zeros). A graph that
+// plans late (late_plans.h) makes the same agreement then.
 struct Agreement {
   bool all_ok = false;
   int tag_stride = 1;
   bool shared = false;
   std::int64_t serial = 0;
-  bool short_lived = false;
   bool reserves = false;
   std::vector<std::int64_t> agreed_max;  // kAgreedTerms entries
 };

@@ -121,7 +121,7 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
     if (auto n = parse_int(*v, 0, 1 << 20))
       c.short_graph_calls = *n;
     else
-      bad(warnings, "NBRCOLL_SHORT_GRAPHS", *v, "expected a count of calls, 0 to never skip; using 2");
+      bad(warnings, "NBRCOLL_SHORT_GRAPHS", *v, "expected a count of calls, 0 to plan at creation; using 2");
   }
   if (auto v = env("NBRCOLL_WATCHDOG")) {
     char* end = nullptr;
@@ -189,8 +189,8 @@ const std::vector<EnvVarInfo>& env_vars() {
       {"NBRCOLL_RANKS_PER_NODE", "integer", "0 (real nodes)", "emulate nodes: world ranks [0,k) are node 0, and so on"},
       {"NBRCOLL_DEVICE_MAP", "list, e.g. 3,2,1,0", "local rank mod devices", "device (GCD) of each local rank"},
       {"NBRCOLL_SHORT_GRAPHS", "calls", "2",
-       "auto across nodes: when the last graphs of every rank made at most this many blocking calls (median), "
-       "the next graphs of all processes skip node lists, planners and agreement, and run linear; 0: vote against"},
+       "auto across nodes: a graph of every process runs this many blocking calls linear, set up without node "
+       "lists, planners or agreement, and plans at the next (the least over all processes); 0: plan at creation"},
       {"NBRCOLL_WATCHDOG", "seconds", "0 (off)",
        "report (stderr, per rank) nbrcoll calls that run longer than this: the call and its peers"},
       {"NBRCOLL_DEBUG", "none|warn|info|trace", "warn", "diagnostics on stderr, one line each"},

@@ -37,8 +37,9 @@ struct Config {
   std::string topo = "auto";  // auto | flat | model name | file path
   int ranks_per_node = 0;     // >0: emulated nodes of world rank / k; 0: hostname and boot id
   double watchdog = 0;        // seconds: report calls that run longer (0: off)
-  // NBRCOLL_SHORT_GRAPHS: graphs that made at most this many blocking calls
-  // count as short-lived (state/lifetimes.h); 0: this rank votes to plan.
+  // NBRCOLL_SHORT_GRAPHS: the blocking calls a graph across nodes runs
+  // linear before it plans (state/late_plans.h; the least over all
+  // processes); 0: graphs plan at creation.
   int short_graph_calls = 2;
   LogLevel debug = LogLevel::kWarn;
   bool disable = false;           // NBRCOLL_DISABLE=1: everything to PMPI

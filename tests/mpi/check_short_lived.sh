@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Runs the short_lived test (its launch line as arguments) and checks rank
-# 0's graph set-up lines (NBRCOLL_DEBUG=trace) phase by phase, over the
-# graphs of every process: some creations skip their set-up in phase 1
-# (graphs called at most twice, then freed), the last three of phase 2
-# (graphs called four times) plan, and phase 3 (called twice and kept
-# alive) skips again. EXPECT "never": no creation skips (a rank votes
-# against every skip); "threads": two threads made short-lived graphs in
-# phase 1, some of which skip; "one_node": every process on one node,
-# where all but about one creation in 17 go without agreement.
-#   check_short_lived.sh NP vote|never|threads|one_node LAUNCH...
+# 0's graph lines (NBRCOLL_DEBUG=trace) phase by phase, over the graphs of
+# every process: in phases 1 and 3 (graphs called at most twice) every
+# creation is set up linear to plan late and none plans; in phase 2
+# (graphs called four times, and two with a duplicate made before their
+# third call) every creation plans late and every graph and that
+# duplicate plan once. EXPECT "early": one rank sets NBRCOLL_SHORT_GRAPHS=0,
+# so every creation plans and no call does; "threads": two threads made
+# short-lived graphs in phase 1, none of which plans; "one_node": every
+# process on one node, where all but about one creation in 17 go without
+# agreement.
+#   check_short_lived.sh NP late|early|threads|one_node LAUNCH...
 set -uo pipefail
 np=$1; expect=$2; shift 2
 out=$(mktemp)
@@ -16,14 +18,18 @@ trap 'rm -f "$out"' EXIT
 "$@" 2>&1 | tee "$out" | grep -v "trace:"
 rc=${PIPESTATUS[0]}
 ((rc == 0)) || { echo "FAIL: the test exited $rc"; exit "$rc"; }
-# One letter per creation over all processes: S skipped, P planned.
+# One letter per creation over all processes (L: linear until it plans
+# late, P: planned at creation) and per graph handle planning at a call (C).
 kinds=$(awk -v np="$np" '
   /^short_lived: phase/ { printf "\n%s:", $3; next }
   /^\[nbrcoll 0\] trace: graph setup \(/ && index($0, "(" np " ranks,") > 0 {
-    printf "%s", (index($0, "short-lived graphs") > 0 ? "S" : "P")
-  }' "$out")
-echo "creations by phase (S skipped, P planned):$kinds"
+    printf "%s", (index($0, "linear plans until its blocking call 3") > 0 ? "L" : "P")
+  }
+  /^\[nbrcoll 0\] trace: graph plans at its blocking call 3 \(/ && index($0, "(" np " ranks,") > 0 { printf "C" }
+  ' "$out")
+echo "graphs by phase (L linear until planning late, P planned at creation, C planned at a call):$kinds"
 phase() { sed -n "s/^$1://p" <<<"$kinds"; }
+count() { local s=${1//[^$2]/}; echo "${#s}"; }
 fail=0
 if [[ $expect == one_node ]]; then
   agreed=$(grep -c "^\[nbrcoll 0\] trace: graph setup ($np ranks, 1 nodes, shared communicator, linear" "$out")
@@ -34,18 +40,23 @@ if [[ $expect == one_node ]]; then
   exit "$fail"
 fi
 if [[ $expect == threads ]]; then
-  [[ $(phase 1) == P*S* ]] || { echo "FAIL: no creation of the two threads skipped"; fail=1; }
-  ((fail == 0)) && echo "ok: the two threads' short-lived graphs skipped"
+  [[ $(phase 1) =~ ^L+$ ]] || { echo "FAIL: a short-lived graph of the two threads planned"; fail=1; }
+  ((fail == 0)) && echo "ok: the two threads' short-lived graphs stayed linear"
   exit "$fail"
 fi
-[[ $(phase 1) == P* && $(phase 3) == P* ]] || { echo "FAIL: no creations seen"; fail=1; }
-if [[ $expect == never ]]; then
-  [[ $kinds != *S* ]] || { echo "FAIL: a creation skipped although one rank votes against"; fail=1; }
-  ((fail == 0)) && echo "ok: no creation skipped"
+[[ -n $(phase 1) && -n $(phase 2) && -n $(phase 3) ]] || { echo "FAIL: no creations seen"; fail=1; }
+if [[ $expect == early ]]; then
+  [[ $kinds != *L* && $kinds != *C* ]] || { echo "FAIL: a graph planned late although one rank asks for planning at creation"; fail=1; }
+  ((fail == 0)) && echo "ok: every graph planned at creation"
 else
-  [[ $(phase 1) == *S* ]] || { echo "FAIL: no creation skipped in phase 1"; fail=1; }
-  [[ $(phase 2) == *PPP ]] || { echo "FAIL: phase 2 does not end planning"; fail=1; }
-  [[ $(phase 3) == *S* ]] || { echo "FAIL: no creation skipped in phase 3"; fail=1; }
-  ((fail == 0)) && echo "ok: skipped while short-lived, planning when long-lived"
+  [[ $(phase 1) =~ ^L+$ ]] || { echo "FAIL: phase 1: a graph called at most twice planned"; fail=1; }
+  [[ $(phase 3) =~ ^L+$ ]] || { echo "FAIL: phase 3: a graph called twice planned"; fail=1; }
+  p2=$(phase 2)
+  [[ $p2 =~ ^[LC]+$ ]] || { echo "FAIL: phase 2: a graph planned at creation"; fail=1; }
+  # Each graph plans once; the two made with a duplicate before their
+  # third call plan twice (the graph and the duplicate).
+  (( $(count "$p2" C) == $(count "$p2" L) + 2 )) ||
+    { echo "FAIL: phase 2: $(count "$p2" L) graphs, $(count "$p2" C) planned at a call (want two more)"; fail=1; }
+  ((fail == 0)) && echo "ok: short-lived graphs stayed linear, long-lived ones planned at their third blocking call"
 fi
 exit "$fail"

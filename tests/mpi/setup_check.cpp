@@ -75,16 +75,16 @@ void agreement() {
   check(!got.all_ok && !got.shared, "agreement: a failing rank: not shared either");
   // Serials for the parent's creation line: only where every rank wants
   // them, the graph is shared and they fit below the agreed bound.
-  nbrcoll::agree_on_setup(MPI_COMM_WORLD, &mine, got, {true, 10, true, true});
+  nbrcoll::agree_on_setup(MPI_COMM_WORLD, &mine, got, {true, 10, true});
   check(got.reserves, "agreement: every rank wants serials: reserved");
-  nbrcoll::agree_on_setup(MPI_COMM_WORLD, &mine, got, {true, 10, true, g_rank != g_size - 1});
+  nbrcoll::agree_on_setup(MPI_COMM_WORLD, &mine, got, {true, 10, g_rank != g_size - 1});
   check(!got.reserves, "agreement: one rank does not want serials: none reserved");
-  nbrcoll::agree_on_setup(MPI_COMM_WORLD, &mine, got, {g_rank != 0, 10, true, true});
+  nbrcoll::agree_on_setup(MPI_COMM_WORLD, &mine, got, {g_rank != 0, 10, true});
   check(!got.reserves, "agreement: not shared: no serials reserved");
   const std::int64_t bound = nbrcoll::agreed_serials();
-  nbrcoll::agree_on_setup(MPI_COMM_WORLD, &mine, got, {true, bound - nbrcoll::kLineSerials - 1, true, true});
+  nbrcoll::agree_on_setup(MPI_COMM_WORLD, &mine, got, {true, bound - nbrcoll::kLineSerials - 1, true});
   check(got.shared && got.reserves, "agreement: the last serials below the agreed bound: reserved");
-  nbrcoll::agree_on_setup(MPI_COMM_WORLD, &mine, got, {true, bound - nbrcoll::kLineSerials, true, true});
+  nbrcoll::agree_on_setup(MPI_COMM_WORLD, &mine, got, {true, bound - nbrcoll::kLineSerials, true});
   check(got.shared && !got.reserves, "agreement: serials past the agreed bound: none reserved");
 }
 

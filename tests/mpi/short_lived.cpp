@@ -1,20 +1,22 @@
-// Graphs across nodes that make a few blocking calls, as mesh and
-// function-space set-up make them (src/state/lifetimes.h): once every rank's
-// recent graphs made few, the next ones skip node lists, planners and
-// agreement and run linear, until the skips granted run out and a
-// creation plans and votes again; graphs called many times vote the job
-// back to planning. Every call here, on graphs of either kind and across
-// every switch, blocking and nonblocking, on duplicates and on a graph over
-// half the processes (which never votes), must fill its receive area (guard
-// bytes around it) exactly as the closed form says. With NBRCOLL_DEBUG=trace
-// check_short_lived.sh reads rank 0's set-up lines phase by phase: skips in
-// the short-lived phases, planning at the end of the long-lived one; with
-// one rank voting against every skip, none at all. --thread-multiple
-// starts MPI as mpi4py does (each parent communicator then keeps its own
-// creation line: src/state/creation_line.h); --two-threads also makes two
-// threads create short-lived graphs at once, each from its own duplicate of
-// MPI_COMM_WORLD, their creations interleaved differently on every rank.
-// A hang fails by the timeout.
+// Graphs across nodes that plan late (src/state/late_plans.h), as mesh and
+// function-space set-up make them: created like a one-node graph (linear,
+// no node lists, planners or agreement), they run their first two blocking
+// calls linear and plan at the third, if they make one. Every call here,
+// before, at and after that third call, blocking and nonblocking, on
+// duplicates made before and after it, on a graph over half the processes
+// (which plans at creation), with nonblocking calls in flight while the
+// graph plans and nonblocking calls repeated on the same buffers across it
+// (their kept messages are the linear plan's), must fill its receive area
+// (guard bytes around it) exactly as the closed form says. With
+// NBRCOLL_DEBUG=trace check_short_lived.sh reads rank 0's set-up lines
+// phase by phase: no graph plans in the short-lived phases, every graph
+// plans once in the long-lived one; with one rank asking for planning at
+// creation (NBRCOLL_SHORT_GRAPHS=0), every creation plans and none later.
+// --thread-multiple starts MPI as mpi4py does (each parent communicator
+// then keeps its own creation line: src/state/creation_line.h);
+// --two-threads also makes two threads create short-lived graphs at once,
+// each from its own duplicate of MPI_COMM_WORLD, their creations
+// interleaved differently on every rank. A hang fails by the timeout.
 #include <mpi.h>
 
 #include <chrono>
@@ -38,27 +40,27 @@ const TypePair& ints() {
   return pair;
 }
 
+// A call of `kind` on `g` with `count` ints per block.
+Call int_call(Kind kind, const Graph& g, int count, unsigned salt = 0) {
+  Call c;
+  c.kind = kind;
+  c.graph = &g;
+  c.types = &ints();
+  c.count = count;
+  c.salt = salt;
+  return c;
+}
+
 // `calls` blocking calls (allgather and alltoallv in turn) and one
 // nonblocking alltoall, each checked against the closed form.
 void exercise(const Graph& g, MPI_Comm comm, int calls, const std::string& what) {
   const Kind kinds[] = {Kind::allgather, Kind::alltoallv};
   for (int i = 0; i < calls; ++i) {
-    Call c;
-    c.kind = kinds[i % 2];
-    c.graph = &g;
-    c.types = &ints();
-    c.count = 1 + i % 3;
-    c.salt = static_cast<unsigned>(i);
-    Run run(c);
+    Run run(int_call(kinds[i % 2], g, 1 + i % 3, static_cast<unsigned>(i)));
     check(post(run, false, comm, nullptr) == MPI_SUCCESS, what + ": blocking call " + std::to_string(i) + " failed");
     run.verify(what + ", blocking call " + std::to_string(i));
   }
-  Call c;
-  c.kind = Kind::alltoall;
-  c.graph = &g;
-  c.types = &ints();
-  c.count = 2;
-  Run run(c);
+  Run run(int_call(Kind::alltoall, g, 2));
   MPI_Request req = MPI_REQUEST_NULL;
   check(post(run, false, comm, &req) == MPI_SUCCESS && MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS,
         what + ": nonblocking call failed");
@@ -86,7 +88,8 @@ void round_of(int round, int calls, std::vector<MPI_Comm>* keep = nullptr, MPI_C
   MPI_Comm_free(&comm);
 }
 
-// A graph over the even world ranks only: never voted on, never skipped.
+// A graph over the even world ranks only: not of every process, so it
+// plans at creation.
 void half_round(int round) {
   MPI_Comm half = MPI_COMM_NULL;
   MPI_Comm_split(MPI_COMM_WORLD, g_rank % 2, g_rank, &half);
@@ -105,6 +108,50 @@ void half_round(int round) {
   exercise(g, comm, 1, g.name);
   MPI_Comm_free(&comm);
   MPI_Comm_free(&half);
+}
+
+// A graph whose third blocking call plans it while nonblocking calls of
+// both kinds are in flight on it, after nonblocking calls repeated on the
+// same buffers (kept messages of the linear plan) that repeat again after
+// it; a duplicate made before it plans keeps the linear graph and plans at
+// its own third blocking call. `reversed`: made from MPI_COMM_WORLD's
+// processes in reverse order, so that the graph's ranks are not the
+// processes' world ranks (the node lists travel between world ranks).
+void across_planning(int round, bool reversed) {
+  MPI_Comm parent = MPI_COMM_WORLD;
+  if (reversed) MPI_Comm_split(MPI_COMM_WORLD, 0, g_size - 1 - g_rank, &parent);
+  Graph g = random_graph(g_size, "across " + std::to_string(round) + (reversed ? " reversed" : ""), 0.6,
+                         500U + static_cast<unsigned>(round), round % 2 == 0, true, false);
+  g.self = reversed ? g_size - 1 - g_rank : g_rank;
+  MPI_Comm comm = create_adjacent(g, g.self, parent);
+  check(comm != MPI_COMM_NULL, g.name + ": creation");
+  MPI_Comm dup = MPI_COMM_NULL;
+  MPI_Comm_dup(comm, &dup);
+  Run same(int_call(Kind::alltoallv, g, 3));
+  const auto repeat_nonblocking = [&](unsigned salt, const std::string& what) {
+    same.refill(salt);
+    MPI_Request req = MPI_REQUEST_NULL;
+    check(post(same, false, comm, &req) == MPI_SUCCESS && MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS,
+          what + ": failed");
+    same.verify(what);
+  };
+  for (unsigned i = 0; i < 3; ++i) repeat_nonblocking(i + 1, g.name + ", repeated nonblocking call before planning");
+  exercise(g, comm, 2, g.name + " (linear)");
+  // In flight while the third blocking call plans.
+  Run a(int_call(Kind::alltoall, g, 2, 7));
+  Run b(int_call(Kind::allgather, g, 2, 8));
+  MPI_Request reqs[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  check(post(a, false, comm, &reqs[0]) == MPI_SUCCESS && post(b, false, comm, &reqs[1]) == MPI_SUCCESS,
+        g.name + ": nonblocking calls before planning failed");
+  exercise(g, comm, 3, g.name + " (planning at the third)");
+  check(MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE) == MPI_SUCCESS, g.name + ": calls in flight failed");
+  a.verify(g.name + ", alltoall in flight while planning");
+  b.verify(g.name + ", allgather in flight while planning");
+  for (unsigned i = 0; i < 3; ++i) repeat_nonblocking(10 + i, g.name + ", repeated nonblocking call after planning");
+  exercise(g, dup, 4, g.name + " (duplicate made before planning)");
+  MPI_Comm_free(&dup);
+  MPI_Comm_free(&comm);
+  if (reversed) MPI_Comm_free(&parent);
 }
 
 // A line between the phases, in rank 0's stderr with its trace lines
@@ -128,13 +175,13 @@ void thread_rounds(int thread, MPI_Comm parent) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // --one-votes-long: world rank 1 sets NBRCOLL_SHORT_GRAPHS=0 (read at
-  // MPI_Init, its rank from the launcher), so it votes against every skip:
-  // no rank may skip then, and none may wait for another that did.
+  // --one-plans-early: world rank 1 sets NBRCOLL_SHORT_GRAPHS=0 (read at
+  // MPI_Init, its rank from the launcher): the processes agree on the
+  // least, so every graph plans at creation, on every rank alike.
   for (int i = 1; i < argc; ++i) {
     const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
     if (rank == nullptr) rank = std::getenv("PMI_RANK");
-    if (std::strcmp(argv[i], "--one-votes-long") == 0 && rank != nullptr && std::strcmp(rank, "1") == 0)
+    if (std::strcmp(argv[i], "--one-plans-early") == 0 && rank != nullptr && std::strcmp(rank, "1") == 0)
       setenv("NBRCOLL_SHORT_GRAPHS", "0", 1);
   }
   bool threads = false;
@@ -170,17 +217,18 @@ int main(int argc, char** argv) {
     return finish();
   }
   int round = 0;
-  // Short-lived graphs: after the first votes, most of these skip.
+  // Short-lived graphs: at most two blocking calls, none plans.
   phase(1);
   for (int i = 0; i < 14; ++i) {
     round_of(round++, i % 3);
     if (i == 6) half_round(round);
   }
-  // Long-lived graphs: once the skips granted run out, planning again.
+  // Long-lived graphs: each plans at its third blocking call.
   phase(2);
   for (int i = 0; i < 14; ++i) round_of(round++, 4);
+  for (int i = 0; i < 2; ++i) across_planning(round++, i == 1);
   // Called twice and kept alive, as mesh set-up keeps its index maps'
-  // graphs for their nonblocking scatters: skipping again after a few.
+  // graphs for their nonblocking scatters: none plans.
   phase(3);
   std::vector<MPI_Comm> kept;
   for (int i = 0; i < 14; ++i) round_of(round++, 2, &kept);

@@ -1,0 +1,47 @@
+// Graphs across nodes that plan late: set up like a one-node graph (linear
+// plans only, no node lists, no planners, no agreement: the MPI's own
+// creation plus bookkeeping), they plan at a later blocking call, and only
+// if they make one.
+//
+// Under auto only a blocking call can take a plan other than linear
+// (nonblocking and persistent calls run linear: call/decide.cpp), so a
+// graph that makes few blocking calls would never repay node lists,
+// planners, cost rows and an allreduce. Mesh and function-space set-up
+// make dozens of such graphs (DOLFINx: about two calls each). So a graph
+// across nodes of every world process (one that may go without agreement:
+// graph_setup.cpp), auto, on the host, runs its first
+// linear_calls_before_plans() blocking calls linear, and each handle's next
+// blocking call first does what creation skipped: the node lists, over
+// the handle's channel, the plans, and the agreement's allreduce over the
+// graph. Every rank of the graph makes that call as its same call on the
+// handle (MPI orders the collectives on a communicator), so every rank
+// plans there, before the call's own arguments are looked at; the number of
+// calls comes from a setting every process agreed on at MPI_Init. The handle
+// then holds a new GraphInfo; its duplicates made before keep theirs and
+// plan at their own call.
+#pragma once
+
+#include <mpi.h>
+
+#include "state/comm_state.h"
+
+namespace nbrcoll {
+
+// At MPI_Init (after the shared communicator opened; every world process
+// calls it): the least NBRCOLL_SHORT_GRAPHS of all processes, by one
+// allreduce, so that every process counts alike.
+void agree_late_planning();
+
+// The blocking calls a graph across nodes runs linear before it plans; 0:
+// graphs plan at creation (NBRCOLL_SHORT_GRAPHS=0 in some process, or no
+// shared communicator). The same in every process.
+int linear_calls_before_plans();
+
+// Every blocking call on a handle, first: counts it, and where it is the
+// one its graph plans at, plans (collective over `graph_comm`) and gives the
+// handle the planned graph, a scratch and a pool of its own (the old ones
+// remember calls and kept messages of the linear plans). Where planning
+// fails on any rank, every rank keeps the linear graph (one warning line).
+void plan_if_due(CommState& state, MPI_Comm graph_comm);
+
+}  // namespace nbrcoll
