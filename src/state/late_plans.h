@@ -10,7 +10,8 @@
 // make dozens of such graphs (DOLFINx: about two calls each). So a graph
 // across nodes of every world process (one that may go without agreement:
 // graph_setup.cpp), auto, on the host, runs its first
-// linear_calls_before_plans() blocking calls linear, and each handle's next
+// linear_calls_before_plans() blocking calls linear (NBRCOLL_SHORT_GRAPHS,
+// 8: docs/DESIGN.md says why), and each handle's next
 // blocking call first does what creation skipped: the node lists, over
 // the handle's channel, the plans, and the agreement's allreduce over the
 // graph. Every rank of the graph makes that call as its same call on the

@@ -121,7 +121,7 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
     if (auto n = parse_int(*v, 0, 1 << 20))
       c.short_graph_calls = *n;
     else
-      bad(warnings, "NBRCOLL_SHORT_GRAPHS", *v, "expected a count of calls, 0 to plan at creation; using 2");
+      bad(warnings, "NBRCOLL_SHORT_GRAPHS", *v, "expected a count of calls, 0 to plan at creation; using 8");
   }
   if (auto v = env("NBRCOLL_WATCHDOG")) {
     char* end = nullptr;
@@ -188,7 +188,7 @@ const std::vector<EnvVarInfo>& env_vars() {
        "the node topology (ROCm SMI, else hwloc, else flat)"},
       {"NBRCOLL_RANKS_PER_NODE", "integer", "0 (real nodes)", "emulate nodes: world ranks [0,k) are node 0, and so on"},
       {"NBRCOLL_DEVICE_MAP", "list, e.g. 3,2,1,0", "local rank mod devices", "device (GCD) of each local rank"},
-      {"NBRCOLL_SHORT_GRAPHS", "calls", "2",
+      {"NBRCOLL_SHORT_GRAPHS", "calls", "8",
        "auto across nodes: a graph of every process runs this many blocking calls linear, set up without node "
        "lists, planners or agreement, and plans at the next (the least over all processes); 0: plan at creation"},
       {"NBRCOLL_WATCHDOG", "seconds", "0 (off)",

@@ -40,7 +40,7 @@ struct Config {
   // NBRCOLL_SHORT_GRAPHS: the blocking calls a graph across nodes runs
   // linear before it plans (state/late_plans.h; the least over all
   // processes); 0: graphs plan at creation.
-  int short_graph_calls = 2;
+  int short_graph_calls = 8;
   LogLevel debug = LogLevel::kWarn;
   bool disable = false;           // NBRCOLL_DISABLE=1: everything to PMPI
   std::vector<int> device_map;    // NBRCOLL_DEVICE_MAP: local rank -> device

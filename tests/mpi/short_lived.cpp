@@ -1,7 +1,8 @@
 // Graphs across nodes that plan late (src/state/late_plans.h), as mesh and
 // function-space set-up make them: created like a one-node graph (linear,
 // no node lists, planners or agreement), they run their first two blocking
-// calls linear and plan at the third, if they make one. Every call here,
+// calls linear and plan at the third, if they make one (NBRCOLL_SHORT_GRAPHS=2
+// in these runs; 8 by default). Every call here,
 // before, at and after that third call, blocking and nonblocking, on
 // duplicates made before and after it, on a graph over half the processes
 // (which plans at creation), with nonblocking calls in flight while the
