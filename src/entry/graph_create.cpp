@@ -11,7 +11,6 @@
 #include <string>
 
 #include "state/comm_state.h"
-#include "state/cost_tables.h"
 #include "state/graph_setup.h"
 #include "support/config.h"
 #include "support/log.h"
@@ -50,11 +49,7 @@ void setup(MPI_Comm graph, MPI_Comm parent) {
   if (log_enabled(LogLevel::kInfo)) {
     const GraphInfo& info = *made.info;
     banner_once(info.process_of[static_cast<std::size_t>(info.rank)]);
-    log(LogLevel::kInfo, "%s", summarize_plans(info).c_str());
-    if (info.rank == 0 && !info.linear_only) {
-      log(LogLevel::kInfo, "auto on this graph (machine %s): allgather %s; alltoall %s", machine_model().name.c_str(),
-          info.gather_costs.describe().c_str(), info.alltoall_costs.describe().c_str());
-    }
+    log_plans(info);
   }
   attach_state(graph, made.info, made.channel);
 }

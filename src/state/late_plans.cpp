@@ -11,6 +11,7 @@
 #include "state/tag_blocks.h"
 #include "support/config.h"
 #include "support/log.h"
+#include "support/plan_summary.h"
 
 namespace nbrcoll {
 
@@ -134,6 +135,7 @@ void plan_if_due(CommState& state, MPI_Comm graph_comm) {
         "agreement %.0f, total %.0f",
         static_cast<unsigned long long>(due), planned->size, planned->nodes, t.reused ? ", plans reused" : "",
         t.node_lists, t.plans, t.agreement, us_since(start));
+  log_plans(*planned);  // what graph creation says of a graph it plans
   state.info = std::move(planned);
   // Calls in flight keep what they hold; the next calls start afresh.
   state.scratch.reset();

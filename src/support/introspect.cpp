@@ -2,6 +2,7 @@
 
 #include "state/comm_state.h"
 #include "state/cost_tables.h"
+#include "state/late_plans.h"
 #include "state/schedules.h"
 
 namespace nbrcoll {
@@ -36,6 +37,15 @@ CostView costs_for(MPI_Comm graph_comm, bool alltoall) {
   ensure_cost_tables(info);
   return alltoall ? CostView{&info.alltoall_model, &info.alltoall_costs, machine_model().name}
                   : CostView{&info.gather_model, &info.gather_costs, machine_model().name};
+}
+
+bool holds_every_plan(MPI_Comm graph_comm) {
+  const CommState* state = find_state(graph_comm);
+  return state != nullptr && !state->info->linear_only;
+}
+
+int calls_before_late_plans() {
+  return linear_calls_before_plans();
 }
 
 }  // namespace nbrcoll

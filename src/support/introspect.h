@@ -31,4 +31,12 @@ struct CostView {
 };
 CostView costs_for(MPI_Comm graph_comm, bool alltoall);
 
+// Whether `graph_comm`'s handle holds every planner's plans (at creation,
+// or since it planned late: state/late_plans.h); false where nbrcoll holds
+// no state for it or only the linear plans.
+bool holds_every_plan(MPI_Comm graph_comm);
+// The blocking calls a graph across nodes runs linear before it plans, as
+// every process agreed at MPI_Init (0: graphs plan at creation).
+int calls_before_late_plans();
+
 }  // namespace nbrcoll

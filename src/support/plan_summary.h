@@ -10,4 +10,8 @@ namespace nbrcoll {
 
 std::string summarize_plans(const GraphInfo& info);
 
+// At NBRCOLL_DEBUG=info: that line, and on rank 0 of a graph with every
+// planner where auto switches plans (graph creation, a late planning).
+void log_plans(const GraphInfo& info);
+
 }  // namespace nbrcoll

@@ -28,6 +28,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/introspect.h"
 #include "tests/mpi/neighbor_case.h"
 #include "tests/mpi/test_graphs.h"
 
@@ -39,6 +40,23 @@ const TypePair& ints() {
   static const TypePair pair{
       "int", {MPI_INT, {{0, sizeof(int)}}, sizeof(int)}, {MPI_INT, {{0, sizeof(int)}}, sizeof(int)}};
   return pair;
+}
+
+// Whether the graph communicators span nodes (NBRCOLL_RANKS_PER_NODE below
+// the world's size): only then do they plan at all.
+bool g_across = false;
+
+// nbrcoll holds every plan for `comm` exactly when the late planning says it
+// must after `calls` blocking calls on this handle (src/state/late_plans.h):
+// a graph of every process across nodes plans at the call after the first
+// calls_before_late_plans(), at creation where that is 0; on one node never.
+// Read from nbrcoll's state, not from its trace, whose lines the launcher
+// may cut when ranks write at once.
+void expect_plans(MPI_Comm comm, int calls, const std::string& what) {
+  const int k = nbrcoll::calls_before_late_plans();
+  const bool want = g_across && (k == 0 || calls > k);
+  check(nbrcoll::holds_every_plan(comm) == want, what + ": " + (want ? "no plans" : "plans") + " after " +
+                                                     std::to_string(calls) + " blocking calls");
 }
 
 // A call of `kind` on `g` with `count` ints per block.
@@ -75,11 +93,14 @@ void round_of(int round, int calls, std::vector<MPI_Comm>* keep = nullptr, MPI_C
                                round % 2 == 0, round % 3 == 0, round % 4 == 1);
   MPI_Comm comm = create_adjacent(g, g_rank, parent);
   check(comm != MPI_COMM_NULL, g.name + ": creation");
+  expect_plans(comm, 0, g.name);
   exercise(g, comm, calls, g.name);
+  expect_plans(comm, calls, g.name);
   if (round % 3 == 2) {
     MPI_Comm dup = MPI_COMM_NULL;
     MPI_Comm_dup(comm, &dup);
     exercise(g, dup, calls, g.name + " (duplicate)");
+    expect_plans(dup, calls, g.name + " (duplicate)");
     MPI_Comm_free(&dup);
   }
   if (keep != nullptr) {
@@ -138,6 +159,7 @@ void across_planning(int round, bool reversed) {
   };
   for (unsigned i = 0; i < 3; ++i) repeat_nonblocking(i + 1, g.name + ", repeated nonblocking call before planning");
   exercise(g, comm, 2, g.name + " (linear)");
+  expect_plans(comm, 2, g.name);
   // In flight while the third blocking call plans.
   Run a(int_call(Kind::alltoall, g, 2, 7));
   Run b(int_call(Kind::allgather, g, 2, 8));
@@ -145,11 +167,14 @@ void across_planning(int round, bool reversed) {
   check(post(a, false, comm, &reqs[0]) == MPI_SUCCESS && post(b, false, comm, &reqs[1]) == MPI_SUCCESS,
         g.name + ": nonblocking calls before planning failed");
   exercise(g, comm, 3, g.name + " (planning at the third)");
+  expect_plans(comm, 5, g.name);
+  expect_plans(dup, 0, g.name + " (duplicate made before planning)");
   check(MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE) == MPI_SUCCESS, g.name + ": calls in flight failed");
   a.verify(g.name + ", alltoall in flight while planning");
   b.verify(g.name + ", allgather in flight while planning");
   for (unsigned i = 0; i < 3; ++i) repeat_nonblocking(10 + i, g.name + ", repeated nonblocking call after planning");
   exercise(g, dup, 4, g.name + " (duplicate made before planning)");
+  expect_plans(dup, 4, g.name + " (duplicate made before planning)");
   MPI_Comm_free(&dup);
   MPI_Comm_free(&comm);
   if (reversed) MPI_Comm_free(&parent);
@@ -194,6 +219,8 @@ int main(int argc, char** argv) {
   int provided = MPI_THREAD_SINGLE;
   MPI_Init_thread(&argc, &argv, threads ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
   begin();
+  const char* per_node = std::getenv("NBRCOLL_RANKS_PER_NODE");
+  g_across = per_node != nullptr && std::atoi(per_node) > 0 && std::atoi(per_node) < g_size;
   if (threads && provided < MPI_THREAD_MULTIPLE) {
     if (g_rank == 0) std::printf("skipped: the MPI provides thread level %d, not MPI_THREAD_MULTIPLE\n", provided);
     MPI_Finalize();
@@ -224,9 +251,9 @@ int main(int argc, char** argv) {
     round_of(round++, i % 3);
     if (i == 6) half_round(round);
   }
-  // Long-lived graphs: each plans at its third blocking call.
+  // Long-lived graphs (three or four calls): each plans at its third blocking call.
   phase(2);
-  for (int i = 0; i < 14; ++i) round_of(round++, 4);
+  for (int i = 0; i < 14; ++i) round_of(round++, 3 + i % 2);
   for (int i = 0; i < 2; ++i) across_planning(round++, i == 1);
   // Called twice and kept alive, as mesh set-up keeps its index maps'
   // graphs for their nonblocking scatters: none plans.
