@@ -55,8 +55,8 @@ bool g_across = false;
 void expect_plans(MPI_Comm comm, int calls, const std::string& what) {
   const int k = nbrcoll::calls_before_late_plans();
   const bool want = g_across && (k == 0 || calls > k);
-  check(nbrcoll::holds_every_plan(comm) == want, what + ": " + (want ? "no plans" : "plans") + " after " +
-                                                     std::to_string(calls) + " blocking calls");
+  check(nbrcoll::holds_every_plan(comm) == want,
+        what + ": " + (want ? "no plans" : "plans") + " after " + std::to_string(calls) + " blocking calls");
 }
 
 // A call of `kind` on `g` with `count` ints per block.
