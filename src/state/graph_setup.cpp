@@ -3,10 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <climits>
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <numeric>
 #include <stdexcept>
@@ -178,34 +176,6 @@ std::vector<int> world_ranks_of(MPI_Comm comm, bool translate) {
   if (world != MPI_GROUP_NULL) PMPI_Group_free(&world);
   return there;
 }
-
-// The steps' wall-clock and, at NBRCOLL_DEBUG=trace, CPU times (StepTime):
-// the thread's CPU clock is a system call, not for every creation.
-class Stopwatch {
- public:
-  StepTime lap() {
-    const StepTime now = read();
-    const StepTime step{now.wall - last_.wall, now.cpu - last_.cpu};
-    last_ = now;
-    return step;
-  }
-  [[nodiscard]] StepTime since_start() const {
-    const StepTime now = read();
-    return {now.wall - start_.wall, now.cpu - start_.cpu};
-  }
-
- private:
-  [[nodiscard]] StepTime read() const {
-    timespec cpu{};
-    if (with_cpu_) clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
-    const double wall =
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count();
-    return {wall, static_cast<double>(cpu.tv_sec) * 1e6 + static_cast<double>(cpu.tv_nsec) / 1e3};
-  }
-  bool with_cpu_ = log_enabled(LogLevel::kTrace);
-  StepTime start_ = read();
-  StepTime last_ = start_;
-};
 
 // What every rank learns alike during the set-up, whatever fails on one of
 // them, and so may decide the rest by: the node count, whether the graph

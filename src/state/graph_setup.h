@@ -14,6 +14,7 @@
 #include "state/comm_state.h"
 #include "state/cost_tables.h"
 #include "state/places.h"
+#include "state/stopwatch.h"
 
 namespace nbrcoll {
 
@@ -21,15 +22,6 @@ namespace nbrcoll {
 // agreement at graph creation and every rank gets back as maxima over ranks.
 // Today the cost model's (cost_tables.h); raise it to add others.
 inline constexpr int kAgreedTerms = static_cast<int>(kCostTerms);
-
-// One step of setup_graph() on this rank: wall-clock time and this
-// thread's CPU time (read at NBRCOLL_DEBUG=trace only, else 0), in
-// microseconds. With more ranks than cores the two differ most: a step's
-// wall time then includes the waits for peers and the other ranks' CPU.
-struct StepTime {
-  double wall = 0;
-  double cpu = 0;
-};
 
 // Each step of setup_graph() on this rank.
 struct SetupTimes {

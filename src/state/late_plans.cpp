@@ -1,13 +1,14 @@
 #include "state/late_plans.h"
 
-#include <chrono>
 #include <new>
 #include <string>
 #include <vector>
 
 #include "state/cost_tables.h"
 #include "state/graph_setup.h"
+#include "state/places.h"
 #include "state/shared_comm.h"
+#include "state/stopwatch.h"
 #include "state/tag_blocks.h"
 #include "support/config.h"
 #include "support/log.h"
@@ -19,19 +20,6 @@ namespace {
 
 // Written once in MPI_Init, before any graph exists; read by every creation.
 int g_linear_calls = 0;
-
-double us_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
-}
-
-// The ranks of this rank's node other than itself, ascending (graph ranks).
-std::vector<int> node_peers_of(const GraphInfo& g) {
-  std::vector<int> peers;
-  const int node = g.node_of[static_cast<std::size_t>(g.rank)];
-  for (int r = 0; r < g.size; ++r)
-    if (r != g.rank && g.node_of[static_cast<std::size_t>(r)] == node) peers.push_back(r);
-  return peers;
-}
 
 // What graph creation learnt of the graph, without its linear-only plans.
 std::shared_ptr<GraphInfo> facts_of(const GraphInfo& linear) {
@@ -50,9 +38,9 @@ std::shared_ptr<GraphInfo> facts_of(const GraphInfo& linear) {
 }
 
 struct LateTimes {
-  double node_lists = 0;
-  double plans = 0;
-  double agreement = 0;
+  StepTime node_lists;
+  StepTime plans;
+  StepTime agreement;
   bool reused = false;
 };
 
@@ -62,7 +50,7 @@ struct LateTimes {
 // plans late is host-only): the application's own messages on the graph
 // cannot meet them, nor can this handle's calls still in flight.
 std::shared_ptr<GraphInfo> plan_now(const GraphInfo& linear, MPI_Comm graph_comm, CommState& state, LateTimes& t) {
-  auto start = std::chrono::steady_clock::now();
+  Stopwatch clock;
   std::shared_ptr<GraphInfo> info;
   algos::PlanInput input;
   bool failed = false;
@@ -76,11 +64,10 @@ std::shared_ptr<GraphInfo> plan_now(const GraphInfo& linear, MPI_Comm graph_comm
   const OwnedComm& own = *state.own;
   int rc = MPI_ERR_COMM;
   if (channel != MPI_COMM_NULL)
-    rc = exchange_node_lists(channel, linear.rank, node_peers_of(linear), own.shared ? &linear.process_of : nullptr,
-                             own.ack_tag, input, failed);
+    rc = exchange_node_lists(channel, linear.rank, node_peers(linear.plans->input.places, linear.rank),
+                             own.shared ? &linear.process_of : nullptr, own.ack_tag, input, failed);
   failed = failed || rc != MPI_SUCCESS;
-  t.node_lists = us_since(start);
-  start = std::chrono::steady_clock::now();
+  t.node_lists = clock.lap();
   if (!failed) {
     try {
       build_every_plan(std::move(input), *info, t.reused);
@@ -88,11 +75,10 @@ std::shared_ptr<GraphInfo> plan_now(const GraphInfo& linear, MPI_Comm graph_comm
       failed = true;
     }
   }
-  t.plans = us_since(start);
-  start = std::chrono::steady_clock::now();
+  t.plans = clock.lap();
   Agreement agreed;
   agree_on_setup(graph_comm, failed ? nullptr : info.get(), agreed);
-  t.agreement = us_since(start);
+  t.agreement = clock.lap();
   // Every rank reads the same agreed stride, so every rank gives up alike
   // where the windows do not fit.
   const long long tags = own.shared ? kTagBlock : tag_upper_bound();
@@ -121,7 +107,7 @@ void plan_if_due(CommState& state, MPI_Comm graph_comm) {
   ++state.blocking_calls;
   const std::uint64_t due = state.info->plan_at_call;
   if (due == 0 || state.blocking_calls != due) return;
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch clock;
   LateTimes t;
   std::shared_ptr<GraphInfo> planned = plan_now(*state.info, graph_comm, state, t);
   if (!planned) {
@@ -134,7 +120,7 @@ void plan_if_due(CommState& state, MPI_Comm graph_comm) {
         "graph plans at its blocking call %llu (%d ranks, %d nodes%s) in us: node lists %.0f, plans %.0f, "
         "agreement %.0f, total %.0f",
         static_cast<unsigned long long>(due), planned->size, planned->nodes, t.reused ? ", plans reused" : "",
-        t.node_lists, t.plans, t.agreement, us_since(start));
+        t.node_lists.wall, t.plans.wall, t.agreement.wall, clock.since_start().wall);
   log_plans(*planned);  // what graph creation says of a graph it plans
   state.info = std::move(planned);
   // Calls in flight keep what they hold; the next calls start afresh.

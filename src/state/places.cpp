@@ -104,11 +104,11 @@ DecodedPlaces decode_places(const std::int64_t* words, int size, const std::vect
   return d;
 }
 
-std::vector<int> node_peers(const DecodedPlaces& places, int rank) {
+std::vector<int> node_peers(const std::vector<algos::RankPlace>& places, int rank) {
   std::vector<int> peers;
-  const int node = places.places[static_cast<std::size_t>(rank)].node;
-  for (std::size_t r = 0; r < places.places.size(); ++r)
-    if (places.places[r].node == node && static_cast<int>(r) != rank) peers.push_back(static_cast<int>(r));
+  const int node = places[static_cast<std::size_t>(rank)].node;
+  for (std::size_t r = 0; r < places.size(); ++r)
+    if (places[r].node == node && static_cast<int>(r) != rank) peers.push_back(static_cast<int>(r));
   return peers;
 }
 

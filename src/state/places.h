@@ -66,6 +66,9 @@ struct DecodedPlaces {
 DecodedPlaces decode_places(const std::int64_t* words, int size, const std::vector<int>& device_map);
 
 // The ranks of `rank`'s node other than `rank`, ascending.
-std::vector<int> node_peers(const DecodedPlaces& places, int rank);
+std::vector<int> node_peers(const std::vector<algos::RankPlace>& places, int rank);
+inline std::vector<int> node_peers(const DecodedPlaces& places, int rank) {
+  return node_peers(places.places, rank);
+}
 
 }  // namespace nbrcoll
