@@ -4,6 +4,7 @@
 // rank's place (state/graph_setup.h). MPI_Finalize is in completion.cpp.
 #include <mpi.h>
 
+#include "state/creation_line.h"
 #include "state/graph_setup.h"
 #include "state/late_plans.h"
 #include "state/shared_comm.h"
@@ -12,13 +13,15 @@
 namespace {
 
 // After the MPI's own initialisation: nbrcoll's process-wide communicator,
-// every world rank's place and the late planning's setting (shared_comm.h,
-// graph_setup.h, late_plans.h).
+// MPI_COMM_WORLD's creation line, every world rank's place and the late
+// planning's setting (shared_comm.h, creation_line.h, graph_setup.h,
+// late_plans.h).
 void initialise() {
   int rank = -1;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   nbrcoll::set_log_rank(rank);
   nbrcoll::open_shared_comm();
+  nbrcoll::open_world_line();
   nbrcoll::gather_world_places();
   nbrcoll::agree_late_planning();
 }

@@ -1,9 +1,11 @@
 #include "state/creation_line.h"
 
 #include <mutex>
+#include <new>
 
 #include "state/shared_comm.h"
 #include "state/tag_blocks.h"
+#include "support/log.h"
 #include "support/mpi_identity.h"
 
 namespace nbrcoll {
@@ -17,12 +19,34 @@ int delete_line(MPI_Comm, int, void* value, void*) {
   return MPI_SUCCESS;
 }
 
+// MPI_Comm_dup (and its variants) copying a line: the duplicate's line
+// takes its serials from the line's duplicates' range (line_serials.h);
+// none left, no line (the duplicate's first graph makes one).
+int copy_line(MPI_Comm, int, void*, void* value_in, void* value_out, int* flag) {
+  *flag = 0;
+  CreationLine child;
+  {
+    const std::lock_guard<std::mutex> lock(g_mutex);
+    static_cast<LineSerials&>(child) = take_for_duplicate(*static_cast<CreationLine*>(value_in));
+  }
+  if (child.next_serial >= child.end_serial) return MPI_SUCCESS;
+  auto* line = new (std::nothrow) CreationLine(child);
+  if (line == nullptr) return MPI_SUCCESS;
+  log(LogLevel::kTrace,
+      "a duplicated communicator's creation line: serials %lld-%lld its own, %lld-%lld for its duplicates",
+      static_cast<long long>(line->next_serial), static_cast<long long>(line->end_serial - 1),
+      static_cast<long long>(line->kids_begin), static_cast<long long>(line->kids_end - 1));
+  *static_cast<void**>(value_out) = line;
+  *flag = 1;
+  return MPI_SUCCESS;
+}
+
 // The parents' lines' key (created once; never freed: lines may outlive
 // any one creation).
 int line_keyval() {
   static const int keyval = [] {
     int k = MPI_KEYVAL_INVALID;
-    if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_line, &k, nullptr) != MPI_SUCCESS)
+    if (PMPI_Comm_create_keyval(copy_line, delete_line, &k, nullptr) != MPI_SUCCESS)
       return static_cast<int>(MPI_KEYVAL_INVALID);
     return k;
   }();
@@ -30,6 +54,17 @@ int line_keyval() {
 }
 
 }  // namespace
+
+void open_world_line() {
+  if (!mpi_threads_concurrent() || shared_comm() == MPI_COMM_NULL) return;
+  const int keyval = line_keyval();
+  if (keyval == MPI_KEYVAL_INVALID) return;
+  auto* line = new (std::nothrow) CreationLine;
+  if (line == nullptr) return;
+  static_cast<LineSerials&>(*line) = line_over(agreed_serials(), graph_serials(tag_upper_bound()));
+  // Where it cannot be set, MPI_COMM_WORLD's first graph makes a line without serials.
+  if (PMPI_Comm_set_attr(MPI_COMM_WORLD, keyval, line) != MPI_SUCCESS) delete line;
+}
 
 CreationLine* creation_line(MPI_Comm parent) {
   if (!mpi_threads_concurrent()) {

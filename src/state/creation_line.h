@@ -9,24 +9,32 @@
 //   communicators in different orders on different ranks; only the
 //   creations from one communicator are ordered alike (MPI orders the
 //   collectives on a communicator). So each parent communicator has a line
-//   of its own (an attribute, freed with it), without serials until an
-//   agreement on a graph made from it reserves kLineSerials after that
-//   graph's own (every rank knows the agreed serial, so every rank reserves
-//   the same ones), and again each time they run out.
+//   of its own (an attribute, freed with it). MPI_COMM_WORLD's holds the
+//   upper half of the serials from MPI_Init, and a duplicate's line takes
+//   its serials from its communicator's line as MPI copies the attribute
+//   (line_serials.h: every rank duplicates a communicator in the same
+//   order). A line without serials (of a communicator made otherwise, or
+//   of a duplicate that found too few) gets them when an agreement on a
+//   graph made from it reserves kLineSerials after that graph's own
+//   (every rank knows the agreed serial, so every rank reserves the same
+//   ones), and again each time they run out.
 #pragma once
 
 #include <mpi.h>
 
 #include <cstdint>
 
+#include "state/line_serials.h"
+
 namespace nbrcoll {
 
-struct CreationLine {
-  std::int64_t next_serial = 0;  // serials left to draw: [next_serial, end_serial)
-  std::int64_t end_serial = 0;
-};
+struct CreationLine : LineSerials {};
 
-inline constexpr std::int64_t kLineSerials = 16;
+// Under MPI_THREAD_MULTIPLE, gives MPI_COMM_WORLD its line with the upper
+// half of the serials; the MPI_Init wrappers call it once, after
+// open_shared_comm (shared_comm.h). Does nothing without threads, where
+// the process's line holds them, or without the shared communicator.
+void open_world_line();
 
 // The line of graphs created from `parent` (the process's line without
 // MPI_THREAD_MULTIPLE); nullptr where the parent's attribute cannot be made.

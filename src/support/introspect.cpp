@@ -44,6 +44,11 @@ bool holds_every_plan(MPI_Comm graph_comm) {
   return state != nullptr && !state->info->linear_only;
 }
 
+bool set_up_without_agreement(MPI_Comm graph_comm) {
+  const CommState* state = find_state(graph_comm);
+  return state != nullptr && state->info->unagreed;
+}
+
 int calls_before_late_plans() {
   return linear_calls_before_plans();
 }

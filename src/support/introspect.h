@@ -35,6 +35,10 @@ CostView costs_for(MPI_Comm graph_comm, bool alltoall);
 // or since it planned late: state/late_plans.h); false where nbrcoll holds
 // no state for it or only the linear plans.
 bool holds_every_plan(MPI_Comm graph_comm);
+// Whether `graph_comm` was set up without the agreement (its serial drawn
+// from its parent's creation line: state/creation_line.h); false where
+// nbrcoll holds no state for it.
+bool set_up_without_agreement(MPI_Comm graph_comm);
 // The blocking calls a graph across nodes runs linear before it plans, as
 // every process agreed at MPI_Init (0: graphs plan at creation).
 int calls_before_late_plans();

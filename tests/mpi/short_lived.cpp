@@ -16,8 +16,12 @@
 // --thread-multiple starts MPI as mpi4py does (each parent communicator
 // then keeps its own creation line: src/state/creation_line.h);
 // --two-threads also makes two threads create short-lived graphs at once,
-// each from its own duplicate of MPI_COMM_WORLD, their creations
-// interleaved differently on every rank. A hang fails by the timeout.
+// one from a duplicate of MPI_COMM_WORLD, the other from a duplicate of
+// that duplicate, and from duplicates of those made on the way, their
+// creations interleaved differently on every rank; each graph must be set
+// up without agreement exactly while its parent's line, handed down from
+// MPI_COMM_WORLD's through the duplicates, holds serials (a model of the
+// lines from src/state/line_serials.h). A hang fails by the timeout.
 #include <mpi.h>
 
 #include <chrono>
@@ -28,6 +32,8 @@
 #include <thread>
 #include <vector>
 
+#include "state/line_serials.h"
+#include "state/tag_blocks.h"
 #include "support/introspect.h"
 #include "tests/mpi/neighbor_case.h"
 #include "tests/mpi/test_graphs.h"
@@ -87,13 +93,28 @@ void exercise(const Graph& g, MPI_Comm comm, int calls, const std::string& what)
 }
 
 // One graph over every process, from `parent`: made, called, freed unless
-// `keep` takes it (a duplicate too, every third round).
-void round_of(int round, int calls, std::vector<MPI_Comm>* keep = nullptr, MPI_Comm parent = MPI_COMM_WORLD) {
+// `keep` takes it (a duplicate too, every third round). With `line`, the
+// model of the parent's creation line under MPI_THREAD_MULTIPLE: set up
+// without agreement exactly while the line has a serial left, which it
+// draws; once out, the creation agrees and reserves kLineSerials more.
+void round_of(int round, int calls, std::vector<MPI_Comm>* keep = nullptr, MPI_Comm parent = MPI_COMM_WORLD,
+              nbrcoll::LineSerials* line = nullptr) {
   const Graph g = random_graph(g_size, "round " + std::to_string(round), 0.5, 100U + static_cast<unsigned>(round),
                                round % 2 == 0, round % 3 == 0, round % 4 == 1);
   MPI_Comm comm = create_adjacent(g, g_rank, parent);
   check(comm != MPI_COMM_NULL, g.name + ": creation");
   expect_plans(comm, 0, g.name);
+  if (line != nullptr) {
+    const bool drawn = line->next_serial < line->end_serial;
+    check(nbrcoll::set_up_without_agreement(comm) == drawn,
+          g.name + (drawn ? ": agreed although its parent's line had serials"
+                          : ": no agreement from a line without serials"));
+    // An agreement reserves serials whose value no rank needs here.
+    if (drawn)
+      ++line->next_serial;
+    else
+      line->end_serial = line->next_serial + nbrcoll::kLineSerials;
+  }
   exercise(g, comm, calls, g.name);
   expect_plans(comm, calls, g.name);
   if (round % 3 == 2) {
@@ -188,13 +209,25 @@ void phase(int n) {
   std::fflush(stderr);
 }
 
-// Short-lived graphs from `parent`, made while another thread makes its
-// own from another parent: a pause that differs by rank, thread and round
-// interleaves the two threads' creations differently on every rank.
-void thread_rounds(int thread, MPI_Comm parent) {
+// Short-lived graphs from `parent` (whose line `line` models), made while
+// another thread makes its own from another parent: a pause that differs
+// by rank, thread and round interleaves the two threads' creations
+// differently on every rank. Every seventh round the graph comes from a
+// new duplicate of `parent`, which takes its line's serials from
+// parent's as the other thread goes on.
+void thread_rounds(int thread, MPI_Comm parent, nbrcoll::LineSerials* line) {
   for (int i = 0; i < 20; ++i) {
     std::this_thread::sleep_for(std::chrono::microseconds(300 * ((g_rank + thread + i) % 3)));
-    round_of(1000 * (thread + 1) + i, i % 3, nullptr, parent);
+    if (i % 7 == 3) {
+      MPI_Comm dup = MPI_COMM_NULL;
+      MPI_Comm_dup(parent, &dup);
+      nbrcoll::LineSerials dup_line;
+      if (line != nullptr) dup_line = nbrcoll::take_for_duplicate(*line);
+      round_of(1000 * (thread + 1) + i, i % 3, nullptr, dup, line != nullptr ? &dup_line : nullptr);
+      MPI_Comm_free(&dup);
+      continue;
+    }
+    round_of(1000 * (thread + 1) + i, i % 3, nullptr, parent, line);
   }
 }
 
@@ -227,16 +260,28 @@ int main(int argc, char** argv) {
     return 77;
   }
   if (two_threads) {
+    // MPI_COMM_WORLD's line: the upper half of the serials, half of it for
+    // its duplicates (src/state/line_serials.h, creation_line.h).
+    int* tag_ub = nullptr;
+    int found = 0;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &found);
+    const std::int64_t serials = nbrcoll::graph_serials(found != 0 ? *tag_ub : 32767);
+    nbrcoll::LineSerials world = nbrcoll::line_over(serials / 2, serials);
     MPI_Comm parents[2] = {MPI_COMM_NULL, MPI_COMM_NULL};
+    nbrcoll::LineSerials lines[2];
     MPI_Comm_dup(MPI_COMM_WORLD, &parents[0]);
-    MPI_Comm_dup(MPI_COMM_WORLD, &parents[1]);
+    lines[0] = nbrcoll::take_for_duplicate(world);
+    MPI_Comm_dup(parents[0], &parents[1]);
+    lines[1] = nbrcoll::take_for_duplicate(lines[0]);
     // Open MPI 4.1 sets up its topology framework at the first graph
     // creation, which two threads cannot make at once (a crash inside
     // PMPI_Dist_graph_create_adjacent): one graph first, alone.
-    round_of(0, 1);
+    // Graphs that plan at creation (NBRCOLL_SHORT_GRAPHS=0 across nodes) always agree.
+    const bool model = !g_across || nbrcoll::calls_before_late_plans() > 0;
+    round_of(0, 1, nullptr, MPI_COMM_WORLD, model ? &world : nullptr);
     phase(1);
-    std::thread first(thread_rounds, 0, parents[0]);
-    std::thread second(thread_rounds, 1, parents[1]);
+    std::thread first(thread_rounds, 0, parents[0], model ? &lines[0] : nullptr);
+    std::thread second(thread_rounds, 1, parents[1], model ? &lines[1] : nullptr);
     first.join();
     second.join();
     phase(2);
