@@ -187,6 +187,9 @@ struct Facts {
   bool cartesian = false;  // PMPI_Topo_test: MPI_CART, the same on every rank
   bool plans_late = false;
   bool unagreed = false;
+  // auto_on_host(), asked once per creation (the GPU runtime check asks the
+  // dynamic loader, about a thousand instructions).
+  bool auto_on_host = false;
   CreationLine* line = nullptr;  // the parent's creation order (creation_line.h)
 };
 
@@ -206,7 +209,7 @@ bool auto_on_host() {
   return effective_algo().kind == Algo::Kind::kAuto && !device_process();
 }
 bool linear_only(const Facts& f) {
-  return (f.nodes == 1 || f.plans_late) && auto_on_host();
+  return (f.nodes == 1 || f.plans_late) && f.auto_on_host;
 }
 
 bool is_cartesian(MPI_Comm comm) {
@@ -240,7 +243,7 @@ bool without_agreement(const Facts& f) {
 // bookkeeping), auto, and late planning on. Every rank answers alike, as in
 // may_go_unagreed.
 bool plans_late(const Facts& f) {
-  return f.nodes > 1 && auto_on_host() && may_go_unagreed(f) && linear_calls_before_plans() > 0;
+  return f.nodes > 1 && f.auto_on_host && may_go_unagreed(f) && linear_calls_before_plans() > 0;
 }
 
 // Calls in flight together use disjoint tag windows; the notes of calls in
@@ -341,6 +344,7 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   info->nodes = decoded.nodes;
   facts.nodes = decoded.nodes;
   facts.covers_world = cached && in_world && info->size == world_size;
+  facts.auto_on_host = auto_on_host();
   facts.plans_late = plans_late(facts);
   facts.unagreed = without_agreement(facts);  // before anything here can throw (setup_graph)
   if (facts.plans_late) info->plan_at_call = static_cast<std::uint64_t>(linear_calls_before_plans()) + 1;
