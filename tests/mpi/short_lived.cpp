@@ -269,8 +269,17 @@ int main(int argc, char** argv) {
     nbrcoll::LineSerials world = nbrcoll::line_over(serials / 2, serials);
     MPI_Comm parents[2] = {MPI_COMM_NULL, MPI_COMM_NULL};
     nbrcoll::LineSerials lines[2];
-    MPI_Comm_dup(MPI_COMM_WORLD, &parents[0]);
+    // Two nonblocking duplicates, waited for in the reverse order: the MPI
+    // copies attributes as MPI_Comm_idup starts, so the lines follow the
+    // order the idups start in (the one never used takes the first share).
+    MPI_Comm unused = MPI_COMM_NULL;
+    MPI_Request started[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    MPI_Comm_idup(MPI_COMM_WORLD, &unused, &started[0]);
+    nbrcoll::take_for_duplicate(world);
+    MPI_Comm_idup(MPI_COMM_WORLD, &parents[0], &started[1]);
     lines[0] = nbrcoll::take_for_duplicate(world);
+    MPI_Wait(&started[1], MPI_STATUS_IGNORE);
+    MPI_Wait(&started[0], MPI_STATUS_IGNORE);
     MPI_Comm_dup(parents[0], &parents[1]);
     lines[1] = nbrcoll::take_for_duplicate(lines[0]);
     // Open MPI 4.1 sets up its topology framework at the first graph
@@ -287,6 +296,7 @@ int main(int argc, char** argv) {
     phase(2);
     MPI_Comm_free(&parents[0]);
     MPI_Comm_free(&parents[1]);
+    MPI_Comm_free(&unused);
     return finish();
   }
   int round = 0;
