@@ -27,7 +27,7 @@ int copy_line(MPI_Comm, int, void*, void* value_in, void* value_out, int* flag) 
   CreationLine child;
   {
     const std::lock_guard<std::mutex> lock(g_mutex);
-    static_cast<LineSerials&>(child) = take_for_duplicate(*static_cast<CreationLine*>(value_in));
+    child = take_for_duplicate(*static_cast<CreationLine*>(value_in));
   }
   if (child.next_serial >= child.end_serial) return MPI_SUCCESS;
   auto* line = new (std::nothrow) CreationLine(child);
@@ -59,9 +59,8 @@ void open_world_line() {
   if (!mpi_threads_concurrent() || shared_comm() == MPI_COMM_NULL) return;
   const int keyval = line_keyval();
   if (keyval == MPI_KEYVAL_INVALID) return;
-  auto* line = new (std::nothrow) CreationLine;
+  auto* line = new (std::nothrow) CreationLine(line_over(agreed_serials(), graph_serials(tag_upper_bound())));
   if (line == nullptr) return;
-  static_cast<LineSerials&>(*line) = line_over(agreed_serials(), graph_serials(tag_upper_bound()));
   // Where it cannot be set, MPI_COMM_WORLD's first graph makes a line without serials.
   if (PMPI_Comm_set_attr(MPI_COMM_WORLD, keyval, line) != MPI_SUCCESS) delete line;
 }

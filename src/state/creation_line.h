@@ -28,7 +28,8 @@
 
 namespace nbrcoll {
 
-struct CreationLine : LineSerials {};
+// A line is its serials (line_serials.h).
+using CreationLine = LineSerials;
 
 // Under MPI_THREAD_MULTIPLE, gives MPI_COMM_WORLD its line with the upper
 // half of the serials; the MPI_Init wrappers call it once, after
