@@ -5,6 +5,12 @@
 // A line holds two ranges: its own graphs draw from the first upward, and
 // each duplicate of its communicator takes a quarter of what is left of the
 // second, from the top, split the same way again for its own duplicates.
+// A line's own range is a quarter of what it holds (at least kLineSerials):
+// a communicator whose own run out costs one agreement per kLineSerials
+// graphs, but a duplicate that finds none left costs one for its first
+// graph, and real codes make many duplicates, each with few graphs
+// (DOLFINx: eight or more duplicates of MPI_COMM_WORLD, and four of one of
+// them, one to six graphs each).
 // Both MPIs make every rank duplicate one communicator in the same order,
 // so every rank hands out the same ranges; the two ranges never meet, so
 // that order need not be the same as the order of the graphs drawn from
@@ -12,6 +18,7 @@
 // first graph agrees and reserves serials (creation_line.h).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 namespace nbrcoll {
@@ -27,12 +34,13 @@ struct LineSerials {
   std::int64_t kids_end = 0;
 };
 
-// A line holding [first, end): the lower half its own, the upper half its
-// duplicates'.
+// A line holding [first, end): the lowest quarter (at least kLineSerials)
+// its own, the rest its duplicates'.
 inline LineSerials line_over(std::int64_t first, std::int64_t end) {
   LineSerials l;
   if (end <= first) return l;
-  const std::int64_t middle = first + (end - first) / 2;
+  const std::int64_t size = end - first;
+  const std::int64_t middle = first + std::max(std::min(kLineSerials, size), size / 4);
   l.next_serial = first;
   l.end_serial = middle;
   l.kids_begin = middle;
@@ -42,7 +50,8 @@ inline LineSerials line_over(std::int64_t first, std::int64_t end) {
 
 // The line of the next duplicate of `parent`'s communicator, its serials
 // taken from parent's duplicates' range; none (an empty line) when a
-// quarter of what is left would give it fewer than kLineSerials of its own.
+// quarter of what is left is under 2 * kLineSerials (kLineSerials its own
+// and as many for its duplicates).
 inline LineSerials take_for_duplicate(LineSerials& parent) {
   const std::int64_t share = (parent.kids_end - parent.kids_begin) / 4;
   if (share < 2 * kLineSerials) return {};

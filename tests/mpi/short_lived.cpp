@@ -260,8 +260,8 @@ int main(int argc, char** argv) {
     return 77;
   }
   if (two_threads) {
-    // MPI_COMM_WORLD's line: the upper half of the serials, half of it for
-    // its duplicates (src/state/line_serials.h, creation_line.h).
+    // MPI_COMM_WORLD's line: the upper half of the serials, three quarters
+    // of it for its duplicates (src/state/line_serials.h, creation_line.h).
     int* tag_ub = nullptr;
     int found = 0;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &found);

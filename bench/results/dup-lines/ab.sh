@@ -26,7 +26,7 @@ for ((r = 1; r <= runs; ++r)); do
         "${cluster[@]}" "${app[@]}" > "$tmp/out" 2> "$tmp/err"
       count=""
       [[ ${DEBUG:-trace} == trace ]] &&
-        count="agreed16=$(grep '^\[nbrcoll 0\] trace: graph setup (16 ranks' "$tmp/err" | grep -vc 'no agreement')"
+        count="agreed16=$(grep '^\[nbrcoll 0\] trace: graph setup (16 ranks' "$tmp/err" | grep -vc 'no agreement' || true)"
     fi
     echo "$mode $r $(tr '\n' ' ' < "$tmp/out")$count"
   done
