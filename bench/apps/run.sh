@@ -9,8 +9,11 @@
 # alternating run by run so that the machine's drift hits both alike.
 # Prints per phase the median and range (min-max) over the runs of each
 # mode and the median of the per-run ratios native / nbrcoll (above 1:
-# nbrcoll faster). A part whose software is absent (python3-dolfinx, PETSc
-# in the build) is skipped with one line saying so.
+# nbrcoll faster). The runs with nbrcoll log at NBRCOLL_DEBUG's level
+# (default warn: nothing); one more run per part, untimed, at info says
+# which calls nbrcoll took (none fails the script). A part whose software
+# is absent (python3-dolfinx, PETSc in the build) is skipped with one line
+# saying so.
 #
 #   bench/apps/run.sh [--build DIR] [--runs R] [--nodes N] [--ranks-per-node K]
 #                     [--rate 1gbit] [--cells C] [--only dolfinx|petsc] [-- EX2 OPTIONS...]
@@ -32,7 +35,7 @@ while [[ $# -gt 0 ]]; do
     --cells) cells=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --) shift; break ;;
-    *) echo "bench/apps/run.sh: unknown option '$1'" >&2; sed -n '15,16p' "$0" >&2; exit 2 ;;
+    *) echo "bench/apps/run.sh: unknown option '$1'" >&2; sed -n '18,19p' "$0" >&2; exit 2 ;;
   esac
 done
 ex2_args=("$@")
@@ -55,15 +58,30 @@ alternate() {
       if [[ $mode == native ]]; then
         env -u LD_PRELOAD "${cluster[@]}" "$@" > "$log.out" 2> "$log.err"
       else
-        NBRCOLL_CLUSTER_MPIRUN_ARGS="-x LD_PRELOAD=$lib" NBRCOLL_ALGO="${NBRCOLL_ALGO:-auto}" \
-          NBRCOLL_TOPO="${NBRCOLL_TOPO:-frontier}" NBRCOLL_DEBUG=info \
-          "${cluster[@]}" "$@" > "$log.out" 2> "$log.err"
+        preloaded "${NBRCOLL_DEBUG:-warn}" "$@" > "$log.out" 2> "$log.err"
       fi
       "$extract" "$log.out" > "$log.times" ||
         { echo "bench/apps/run.sh: no times in $log.out (see $log.err)" >&2; exit 1; }
     done
   done
   /usr/bin/python3 bench/apps/summarize.py "$out" "$name" "$runs"
+  # One more run, untimed, at NBRCOLL_DEBUG=info: which calls nbrcoll took
+  # (the timed runs print nothing, as a user's would: info's line per graph
+  # and rank made DOLFINx's function-space set-up about a fifth slower here,
+  # bench/results/yardstick-thirteenth).
+  preloaded info "$@" > "$out/$name.info.out" 2> "$out/$name.info.err"
+  local took
+  took=$(sed -n 's/^\[nbrcoll 0\] info: nbrcoll takes \(MPI_[A-Za-z_]*\)$/\1/p' "$out/$name.info.err" | sort -u | tr '\n' ' ')
+  [[ -n $took ]] || { echo "bench/apps/run.sh: nbrcoll took no call of $name (see $out/$name.info.err)" >&2; exit 1; }
+  echo "nbrcoll took on rank 0: $took"
+}
+
+# preloaded LEVEL CMD...: CMD on the cluster with libnbrcoll preloaded.
+preloaded() {
+  local level=$1
+  shift
+  NBRCOLL_CLUSTER_MPIRUN_ARGS="-x LD_PRELOAD=$lib" NBRCOLL_ALGO="${NBRCOLL_ALGO:-auto}" \
+    NBRCOLL_TOPO="${NBRCOLL_TOPO:-frontier}" NBRCOLL_DEBUG="$level" "${cluster[@]}" "$@"
 }
 
 dolfinx_times() { grep -E '^[a-z_0-9]+ [0-9.e+-]+$' "$1"; }
