@@ -34,9 +34,10 @@ StandingMessages::~StandingMessages() {
 
 StandingMessages::Use StandingMessages::use_for(const StandingKey& key) {
   if (built_ && key_ == key) return Use::kStart;
-  const bool again = seen_ == key;
+  if (seen_ == key) return ++seen_runs_ > kRunsBeforeKeeping ? Use::kKeep : Use::kPost;
   seen_ = key;
-  return again ? Use::kKeep : Use::kPost;
+  seen_runs_ = 1;
+  return Use::kPost;
 }
 
 MpiRequests& StandingMessages::rebuild(const StandingKey& key) {
@@ -62,6 +63,7 @@ void StandingMessages::release_after(const MPI_Request* copies) {
 
 void StandingMessages::release() {
   seen_ = {};
+  seen_runs_ = 0;
   if (!built_) return;
   built_ = false;
   {

@@ -8,9 +8,11 @@
 // displacements), the side's buffer, the channel and the tag window. Each
 // side is kept on its own, so a call whose send buffer changes from call to
 // call (PETSc's scatter of a Krylov basis vector into one ghost vector)
-// still keeps its receives. A set is made on the second run in a row with
-// its key and started on later ones. Sets still standing at MPI_Finalize
-// are freed there.
+// still keeps its receives. A set is made on the third run in a row with
+// its key and started on later ones: making one costs what posting does,
+// and freeing it more, so a graph called twice and freed (DOLFINx makes
+// dozens) would pay for a set it never starts again. Sets still standing
+// at MPI_Finalize are freed there.
 #pragma once
 
 #include <mpi.h>
@@ -37,9 +39,10 @@ class StandingMessages {
   ~StandingMessages();
 
   // What this run does with the side's messages: starts the kept set
-  // (kStart), makes the set and starts it (kKeep: the last run had this key
-  // too), or posts them plainly (kPost).
+  // (kStart), makes the set and starts it (kKeep: the last kRunsBeforeKeeping
+  // runs had this key too), or posts them plainly (kPost).
   enum class Use : std::uint8_t { kStart, kKeep, kPost };
+  static constexpr int kRunsBeforeKeeping = 2;
   Use use_for(const StandingKey& key);
   // Frees the old set and hands out an empty one to fill with persistent
   // requests (MpiRequests::add_plain).
@@ -61,7 +64,8 @@ class StandingMessages {
  private:
   MpiRequests requests_;
   StandingKey key_;
-  StandingKey seen_;  // the last run's key
+  StandingKey seen_;   // the last run's key
+  int seen_runs_ = 0;  // runs in a row with it
   bool built_ = false;
 };
 
