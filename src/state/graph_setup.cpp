@@ -357,8 +357,11 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   algos::PlanInput input;
   input.rank = info->rank;
   input.pairing = pairing;
-  std::transform(info->in.begin(), info->in.end(), std::back_inserter(input.in), to_plan_rank);
-  std::transform(info->out.begin(), info->out.end(), std::back_inserter(input.out), to_plan_rank);
+  // One allocation per list (a back_inserter would grow each from empty).
+  input.in.resize(info->in.size());
+  input.out.resize(info->out.size());
+  std::transform(info->in.begin(), info->in.end(), input.in.begin(), to_plan_rank);
+  std::transform(info->out.begin(), info->out.end(), input.out.begin(), to_plan_rank);
   if (linear_only(facts)) {
     // A rank that could not read its lists fails the agreement, which every
     // rank enters (or, without one, stops: setup_graph).
