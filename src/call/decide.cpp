@@ -123,13 +123,9 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
   } else if (info.linear_only) {
     // Set up for calls that never choose another variant (graph_setup.cpp),
     // or not before a later blocking call plans the graph (late_plans.h).
-    // Not handed to the MPI's own collective, which would post the same
-    // messages for less: Open MPI 4.1.4's crashes on a distributed graph's
-    // MPI_PROC_NULL neighbours, hangs where a rank has in- but no
-    // out-neighbours and fails a zero-byte MPI_Ineighbor_alltoall on a
-    // star, and whether a graph has such lists only each rank knows of its
-    // own, while every rank must choose alike (bench/RESULTS.md, tried
-    // twice: for every such call, and for a graph's first two calls).
+    // Not handed to the MPI's own collective, though it would post the
+    // same messages: docs/DESIGN.md section 5 says why (Open MPI 4.1.4's
+    // fails on graphs only some ranks know to be such; tried twice).
     all(Variant::kLinear);
     d.why =
         info.plan_at_call != 0 ? "a graph that plans late, linear until then" : "a graph with the linear plans only";
