@@ -151,30 +151,57 @@ bool is_identity(const std::vector<int>& ranks) {
 // graph does not translate (graph_setup.cpp, build_graph_info).
 constexpr long long kTranslateBudget = 1LL << 20;
 
-// The world rank of every rank of `comm`, or empty when some process of it
-// is not in MPI_COMM_WORLD (after MPI_Comm_spawn and the like) or, with
-// `translate` false, when the answer would need a translation. The
-// communicator's group being MPI_COMM_WORLD's own (Open MPI hands a graph of
-// MPI_COMM_WORLD, or of a duplicate of it, the same group object) needs none.
-std::vector<int> world_ranks_of(MPI_Comm comm, bool translate) {
+// Where the ranks of `comm` are in MPI_COMM_WORLD: `in_world` false when
+// some process of it is not there (after MPI_Comm_spawn and the like) or,
+// with `translate` false, when the answer would need a translation;
+// `identity` when graph rank r is world rank r (nothing in `ranks`), else
+// `ranks` holds the world rank of every rank. The communicator's group
+// being MPI_COMM_WORLD's own (Open MPI hands a graph of MPI_COMM_WORLD, or
+// of a duplicate of it, the same group object) needs no translation and no
+// list.
+struct WorldRanks {
+  bool in_world = false;
+  bool identity = false;
+  std::vector<int> ranks;
+};
+WorldRanks world_ranks_of(MPI_Comm comm, bool translate) {
   MPI_Group group = MPI_GROUP_NULL;
   MPI_Group world = MPI_GROUP_NULL;
   int size = 0;
-  std::vector<int> there;
+  WorldRanks there;
   if (PMPI_Comm_group(comm, &group) == MPI_SUCCESS && PMPI_Comm_group(MPI_COMM_WORLD, &world) == MPI_SUCCESS &&
       PMPI_Group_size(group, &size) == MPI_SUCCESS) {
-    there.resize(static_cast<std::size_t>(size));
-    std::iota(there.begin(), there.end(), 0);
-    if (group != world) {
-      const std::vector<int> ranks(there);
-      if (!translate || PMPI_Group_translate_ranks(group, size, ranks.data(), world, there.data()) != MPI_SUCCESS ||
-          std::any_of(there.begin(), there.end(), [](int w) { return w == MPI_UNDEFINED; }))
-        there.clear();
+    if (group == world) {
+      there.in_world = there.identity = true;
+    } else if (translate) {
+      std::vector<int> ranks(static_cast<std::size_t>(size));
+      std::iota(ranks.begin(), ranks.end(), 0);
+      there.ranks.resize(ranks.size());
+      there.in_world =
+          PMPI_Group_translate_ranks(group, size, ranks.data(), world, there.ranks.data()) == MPI_SUCCESS &&
+          std::none_of(there.ranks.begin(), there.ranks.end(), [](int w) { return w == MPI_UNDEFINED; });
+      there.identity = there.in_world && is_identity(there.ranks);
+      if (!there.in_world || there.identity) there.ranks.clear();
     }
   }
   if (group != MPI_GROUP_NULL) PMPI_Group_free(&group);
   if (world != MPI_GROUP_NULL) PMPI_Group_free(&world);
   return there;
+}
+
+// The world's decoded places for a graph of every world process in world
+// order: what the set-up reads of them (local ranks only where a rank must
+// say its own device).
+DecodedPlaces world_places_for_graph() {
+  const DecodedPlaces& w = world_decoded();
+  DecodedPlaces d;
+  d.any_failed = w.any_failed;
+  d.derived = w.derived;
+  d.nodes = w.nodes;
+  d.places = w.places;
+  d.process_of = w.process_of;
+  if (!w.derived) d.local_rank = w.local_rank;
+  return d;
 }
 
 // What every rank learns alike during the set-up, whatever fails on one of
@@ -304,17 +331,18 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   int world_size = 0;
   PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
   const bool cached = !world_places().empty() && static_cast<long long>(info->size) * world_size <= kTranslateBudget;
-  const std::vector<int> world = world_ranks_of(graph_comm, cached);
-  in_world = !world.empty();
+  const WorldRanks world = world_ranks_of(graph_comm, cached);
+  in_world = world.in_world;
   DecodedPlaces decoded;
-  if (cached && in_world && info->size == world_size && is_identity(world)) {
-    decoded = world_decoded();
+  if (cached && in_world && info->size == world_size && world.identity) {
+    decoded = world_places_for_graph();
   } else {
     std::vector<std::int64_t> records(kPlaceWords * static_cast<std::size_t>(info->size));
     if (cached && in_world) {
-      for (std::size_t r = 0; r < world.size(); ++r)
-        std::copy_n(&world_places()[kPlaceWords * static_cast<std::size_t>(world[r])], kPlaceWords,
-                    &records[kPlaceWords * r]);
+      for (std::size_t r = 0; r < records.size() / kPlaceWords; ++r)
+        std::copy_n(&world_places()[kPlaceWords *
+                                    static_cast<std::size_t>(world.identity ? static_cast<int>(r) : world.ranks[r])],
+                    kPlaceWords, &records[kPlaceWords * r]);
     } else {
       std::int64_t record[kPlaceWords];
       encode_place(own, record);
