@@ -11,13 +11,22 @@ cd "$here/../../.."
 B=$PWD/build/bin/nbrcoll-bench
 O=${OUT:-$PWD/bench/results/auto-small}
 export NBRCOLL_TOPO=frontier
-# MACHINE: the calibration auto uses; BURST: the links' token bucket
-# (bench/cluster/run.sh --burst), calibrated with the same.
-export NBRCOLL_MACHINE=${MACHINE:-$PWD/bench/results/model/emulated-netns-1gbit.machine}
+# MACHINE: one calibration for both layouts (the eleventh session's runs;
+# unset: each layout calibrated here, into $O/emulated-Nnodes.machine);
+# BURST: the links' token bucket (bench/cluster/run.sh --burst).
 burst=${BURST:-256kb}
 common=(--sizes 1K,4K,16K --algos native,linear,leader,aggregated,auto --warmup 2 --iters "${ITERS:-15}")
 for nodes in 2 4; do
   rpn=$((16 / nodes))
+  if [[ -n "${MACHINE:-}" ]]; then
+    export NBRCOLL_MACHINE=$MACHINE
+  else
+    export NBRCOLL_MACHINE=$O/emulated-${nodes}nodes.machine
+    echo "== calibrating $nodes nodes"
+    timeout 600 bench/cluster/run.sh --nodes $nodes --ranks-per-node $rpn --rate 1gbit --burst "$burst" -- \
+      "${B%/*}/nbrcoll-calibrate" --name "emulated-${nodes}nodes-$burst" --out "$NBRCOLL_MACHINE" >/dev/null ||
+      { echo "run.sh: calibration on $nodes nodes failed" >&2; exit 1; }
+  fi
   echo "== rsg, $nodes nodes"
   timeout 1800 bench/cluster/run.sh --nodes $nodes --ranks-per-node $rpn --rate 1gbit --burst "$burst" -- "$B" --pattern rsg \
     --density 0.6 "${common[@]}" --csv "$O/rsg_${nodes}nodes.csv" | tee "$O/rsg_${nodes}nodes.txt"
