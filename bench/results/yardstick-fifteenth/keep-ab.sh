@@ -1,0 +1,16 @@
+#!/bin/bash
+# keep-ab.sh RUNS LIB...: PETSc KSP ex2 (-sf_type neighbor) on 2 x 8 emulated
+# nodes, natively and under each library in turn, alternating run by run;
+# per run one line: mode, run, scatter ms a call (VecScatterBegin + End, max
+# over ranks), VecNorm ms a call (the control). Used once, for the kept
+# (persistent) messages' A/B in README.md.
+cd "$(dirname "$0")/../../.."
+runs=$1; shift
+ex2=$(realpath build/bin/petsc_ksp_ex2)
+args=(-m 128 -n 1024 -ksp_max_it 50 -sf_type neighbor -log_view)
+for ((r=1;r<=runs;r++)); do
+  env -u LD_PRELOAD bench/cluster/run.sh --nodes 2 --ranks-per-node 8 --rate 1gbit -- $ex2 "${args[@]}" 2>/dev/null | awk -v m=native '$1=="VecScatterBegin"&&!b{c=$2;b=$4} $1=="VecScatterEnd"&&!e{e=$4} $1=="VecNorm"&&!n{nc=$2;n=$4} END{printf "%s %d %.6f %.6f\n", m, '$r', (b+e)/c*1e3, n/nc*1e3}'
+  i=0; for lib in "$@"; do i=$((i+1))
+    NBRCOLL_CLUSTER_MPIRUN_ARGS="-x LD_PRELOAD=$lib" NBRCOLL_TOPO=frontier bench/cluster/run.sh --nodes 2 --ranks-per-node 8 --rate 1gbit -- $ex2 "${args[@]}" 2>/dev/null | awk -v m=lib$i '$1=="VecScatterBegin"&&!b{c=$2;b=$4} $1=="VecScatterEnd"&&!e{e=$4} $1=="VecNorm"&&!n{nc=$2;n=$4} END{printf "%s %d %.6f %.6f\n", m, '$r', (b+e)/c*1e3, n/nc*1e3}'
+  done
+done
