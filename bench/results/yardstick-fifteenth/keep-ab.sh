@@ -3,14 +3,27 @@
 # nodes, natively and under each library in turn, alternating run by run;
 # per run one line: mode, run, scatter ms a call (VecScatterBegin + End, max
 # over ranks), VecNorm ms a call (the control). Used once, for the kept
-# (persistent) messages' A/B in README.md.
+# (persistent) messages' A/B in README.md. A LIB may carry more mpirun
+# options after its path ("LIB -x NBRCOLL_DISABLE=1").
 cd "$(dirname "$0")/../../.."
-runs=$1; shift
+runs=$1
+shift
 ex2=$(realpath build/bin/petsc_ksp_ex2)
+cluster=(bench/cluster/run.sh --nodes 2 --ranks-per-node 8 --rate 1gbit --)
 args=(-m 128 -n 1024 -ksp_max_it 50 -sf_type neighbor -log_view)
-for ((r=1;r<=runs;r++)); do
-  env -u LD_PRELOAD bench/cluster/run.sh --nodes 2 --ranks-per-node 8 --rate 1gbit -- $ex2 "${args[@]}" 2>/dev/null | awk -v m=native '$1=="VecScatterBegin"&&!b{c=$2;b=$4} $1=="VecScatterEnd"&&!e{e=$4} $1=="VecNorm"&&!n{nc=$2;n=$4} END{printf "%s %d %.6f %.6f\n", m, '$r', (b+e)/c*1e3, n/nc*1e3}'
-  i=0; for lib in "$@"; do i=$((i+1))
-    NBRCOLL_CLUSTER_MPIRUN_ARGS="-x LD_PRELOAD=$lib" NBRCOLL_TOPO=frontier bench/cluster/run.sh --nodes 2 --ranks-per-node 8 --rate 1gbit -- $ex2 "${args[@]}" 2>/dev/null | awk -v m=lib$i '$1=="VecScatterBegin"&&!b{c=$2;b=$4} $1=="VecScatterEnd"&&!e{e=$4} $1=="VecNorm"&&!n{nc=$2;n=$4} END{printf "%s %d %.6f %.6f\n", m, '$r', (b+e)/c*1e3, n/nc*1e3}'
+# times MODE RUN: one line from ex2's -log_view on stdin.
+times() {
+  awk -v m="$1" -v r="$2" '$1 == "VecScatterBegin" && !b { c = $2; b = $4 }
+    $1 == "VecScatterEnd" && !e { e = $4 }
+    $1 == "VecNorm" && !n { nc = $2; n = $4 }
+    END { printf "%s %d %.6f %.6f\n", m, r, (b + e) / c * 1e3, n / nc * 1e3 }'
+}
+for ((r = 1; r <= runs; r++)); do
+  env -u LD_PRELOAD "${cluster[@]}" "$ex2" "${args[@]}" 2> /dev/null | times native "$r"
+  i=0
+  for lib in "$@"; do
+    i=$((i + 1))
+    NBRCOLL_CLUSTER_MPIRUN_ARGS="-x LD_PRELOAD=$lib" NBRCOLL_TOPO=frontier "${cluster[@]}" "$ex2" "${args[@]}" \
+      2> /dev/null | times "lib$i" "$r"
   done
 done
