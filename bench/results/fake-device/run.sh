@@ -6,7 +6,7 @@
 # the GPU runtime: "host" keeps host buffers in a process that has a device
 # backend loaded; "device" allocates the buffers through it (left readable so
 # that the MPI's own neighbor allgather, 'native', can run on them).
-#   OLD=/path/to/old/nbrcoll-bench bench/results/device-notes/run.sh [build]
+#   OLD=/path/to/old/nbrcoll-bench bench/results/fake-device/run.sh [build]
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 build=${1:-build}
