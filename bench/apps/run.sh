@@ -68,7 +68,7 @@ alternate() {
   # One more run, untimed, at NBRCOLL_DEBUG=info: which calls nbrcoll took
   # (the timed runs print nothing, as a user's would: info's line per graph
   # and rank made DOLFINx's function-space set-up about a fifth slower here,
-  # bench/results/yardstick-thirteenth).
+  # measured 2026-11-27, 9114afd).
   preloaded info "$@" > "$out/$name.info.out" 2> "$out/$name.info.err"
   local took
   took=$(sed -n 's/^\[nbrcoll 0\] info: nbrcoll takes \(MPI_[A-Za-z_]*\)$/\1/p' "$out/$name.info.err" | sort -u | tr '\n' ' ')

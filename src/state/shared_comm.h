@@ -1,9 +1,9 @@
 // nbrcoll's process-wide communicator: one duplicate of MPI_COMM_WORLD, made
 // in MPI_Init, that carries the messages of every graph whose processes are
 // all in MPI_COMM_WORLD. Graph creation then makes no communicator of its
-// own, which cost 0.6-1 ms of every creation (bench/RESULTS.md). Ranks there
-// are world ranks (GraphInfo::process_of); each graph handle owns a block of
-// tags (tag_blocks.h), so no two graphs alive together share a tag.
+// own, which cost 0.6-1 ms of every creation (bench/RESULTS.md at 71e5103).
+// Ranks there are world ranks (GraphInfo::process_of); each graph handle owns
+// a block of tags (tag_blocks.h), so no two graphs alive together share a tag.
 //
 // A graph's serial, which names its blocks, is the maximum over its ranks of
 // each rank's proposal, taken in the agreement allreduce graph creation makes

@@ -3,7 +3,7 @@
 // every iteration. Starting kept requests costs the MPI less than posting
 // new ones (no argument checks, no request allocated and freed per
 // message): with 4-8 ranks to a core that is a tenth of a small call
-// (bench/RESULTS.md). A scratch keeps two sets, its receives and its sends,
+// (bench/results/repeats). A scratch keeps two sets, its receives and its sends,
 // each standing for one key: the scratch's layout generation (sizes and
 // displacements), the side's buffer, the channel and the tag window. Each
 // side is kept on its own, so a call whose send buffer changes from call to

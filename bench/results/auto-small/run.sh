@@ -11,7 +11,7 @@ cd "$here/../../.."
 B=$PWD/build/bin/nbrcoll-bench
 O=${OUT:-$PWD/bench/results/auto-small}
 export NBRCOLL_TOPO=frontier
-# MACHINE: one calibration for both layouts (the eleventh session's runs;
+# MACHINE: one calibration for both layouts (as the runs of 2026-11-27 did;
 # unset: each layout calibrated here, into $O/emulated-Nnodes.machine);
 # BURST: the links' token bucket (bench/cluster/run.sh --burst).
 burst=${BURST:-256kb}

@@ -1,5 +1,6 @@
 #!/bin/bash
-# The tables of bench/RESULTS.md "Every size: aggregation and the cost model":
+# The tables of bench/RESULTS.md "Speed-up per pattern and block size" (and its
+# alltoallv, one-host and model-error tables):
 # 2 emulated nodes x 8 ranks at 1 Gbit/s (network namespaces; needs root)
 # and 16 ranks on one host, every algorithm interleaved in one run per pattern, with the cost model's prediction beside each median
 # (machine file: the calibration of this cluster, bench/results/model/).
