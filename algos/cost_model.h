@@ -161,9 +161,11 @@ inline constexpr double kBundleMargin = 0.25;
 // How much faster than linear a forwarding variant (leader, aggregated) must
 // be predicted at a model size before auto takes it there (a fraction of
 // linear's time). The model knows forwarding least well: on the emulated
-// cluster its median error was 159% for leader against 23% for linear
-// (bench/RESULTS.md), and Moore r=1 at 4 KiB, predicted 15% faster by
-// leader, ran 20% slower. A narrower predicted win stays linear.
+// cluster its median error over 8 sizes was 161% for leader against 23% for
+// linear (RSG allgather, bench/RESULTS.md "Model error per plan and size"),
+// and Moore r=1 at 4 KiB, predicted 15% faster by leader, ran 20% slower
+// (2026-11-25, when this margin came in at 0c6addd). A narrower predicted
+// win stays linear.
 inline constexpr double kForwardMargin = 0.2;
 
 // Predicted time (ns) per variant and model size: the maximum over ranks.
