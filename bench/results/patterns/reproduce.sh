@@ -3,7 +3,9 @@
 # 15 minutes on 2 cores): RSG at three densities, Moore r=1 and r=2, SpMM, and
 # RSG on one host with emulated nodes.
 #   bench/results/patterns/reproduce.sh [BUILD_DIR (default: build)]
-# Writes bench/results/patterns/*.csv, *.txt and *_speedup.png.
+# Writes bench/results/patterns/*.csv, *.txt and *_speedup.png. The SuiteSparse
+# matrices delaunay_n10.mtx and crack.mtx are read from the folder in
+# NBRCOLL_MATRICES; without them those SpMM cases are skipped with a message.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -28,8 +30,12 @@ done
 for r in 1 2; do
   c cluster_moore --pattern moore --dims 2 --radius $r --sizes 1K:2M --warmup 1 --iters 3
 done
-for m in gen:ccc:6 gen:debruijn:8 /work/shared/data/matrices/delaunay_n10.mtx /work/shared/data/matrices/crack.mtx; do
-  [[ $m == gen:* || -f $m ]] || continue
+matrices=${NBRCOLL_MATRICES:-}
+for m in gen:ccc:6 gen:debruijn:8 "$matrices/delaunay_n10.mtx" "$matrices/crack.mtx"; do
+  if [[ $m != gen:* && ! -f $m ]]; then
+    echo "reproduce.sh: skipping SpMM on $(basename "$m"): set NBRCOLL_MATRICES to a folder with it" >&2
+    continue
+  fi
   c cluster_spmm --pattern spmm --matrix "$m" --cols 8,64,512 --warmup 1 --iters 3
 done
 # The same RSG run on one host, nodes emulated (no network: shared memory only).
