@@ -1,24 +1,47 @@
 #!/usr/bin/env bash
 # The README's test command: install (with Debian's ROCm HIP compiler, so the
 # HIP device backend is built too, Debian's MPICH, and PETSc for tests/petsc),
-# build, run every test (unit and MPI; tests that need a GPU skip without one)
-# under Open MPI, then the MPICH subset (ctest label "mpich") in a second build
-# against MPICH.
-#   scripts/test.sh                  release build in build/ (Open MPI), then build-mpich/
-#   NBRCOLL_MPI=openmpi scripts/test.sh   only the Open MPI pass
-#   NBRCOLL_MPI=mpich scripts/test.sh     only the MPICH pass
-#   NBRCOLL_SANITIZE=address,undefined scripts/test.sh   sanitized build in build-asan/
-#                                    (Open MPI only unless NBRCOLL_MPI says otherwise)
-# CTEST_ARGS are passed to the Open MPI pass's ctest.
+# build, run the tests (unit and MPI; tests that need a GPU skip without one)
+# under Open MPI, then the MPICH subset (ctest label "mpich") in a second
+# build against MPICH.
+#   scripts/test.sh              the full suite: every test but the extended set
+#   scripts/test.sh --quick      the quick set (label "quick"), Open MPI only:
+#                                an edit-compile-test loop
+#   scripts/test.sh --extended   only the extended set (label "extended": the
+#                                long runs of 12-16 ranks), both MPIs
+#   scripts/test.sh --all        the full suite and the extended set (CI)
+#   NBRCOLL_MPI=openmpi|mpich    only that MPI's pass (default: both)
+#   NBRCOLL_SANITIZE=address,undefined   sanitized build in build-asan/
+#                                (Open MPI only unless NBRCOLL_MPI says otherwise)
+# CTEST_ARGS are passed to the Open MPI pass's ctest (a -R regex, say).
+# tests/README.md lists the labels and what each set takes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+tier=full
+case "${1:-}" in
+  "") ;;
+  --quick) tier=quick ;;
+  --extended) tier=extended ;;
+  --all) tier=all ;;
+  -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+  *) echo "test.sh: unknown argument '$1' (--quick, --extended, --all)" >&2; exit 2 ;;
+esac
 scripts/install-deps.sh --hip --petsc
 mpi="${NBRCOLL_MPI:-}"
 if [[ -z "$mpi" ]]; then
-  if [[ -n "${NBRCOLL_SANITIZE:-}" ]]; then mpi=openmpi; else mpi=both; fi
+  if [[ -n "${NBRCOLL_SANITIZE:-}" || "$tier" == quick ]]; then mpi=openmpi; else mpi=both; fi
 fi
 case "$mpi" in openmpi | mpich | both) ;; *) echo "test.sh: NBRCOLL_MPI must be openmpi, mpich or both" >&2; exit 2 ;; esac
+# The tier as ctest's label options.
+case "$tier" in
+  full) select=(-LE extended) ;;
+  quick) select=(-L quick) ;;
+  extended) select=(-L extended) ;;
+  all) select=() ;;
+esac
 
+start=$SECONDS
+say_time() { echo "test.sh: $1 took $((SECONDS - ${2})) s"; }
 if [[ "$mpi" != mpich ]]; then
   if [[ -n "${NBRCOLL_SANITIZE:-}" ]]; then
     dir=build-asan
@@ -27,7 +50,9 @@ if [[ "$mpi" != mpich ]]; then
     dir=build
     scripts/build.sh "$dir"
   fi
-  ctest --test-dir "$dir" --output-on-failure -j"$(nproc)" ${CTEST_ARGS:-}
+  t=$SECONDS
+  ctest --test-dir "$dir" --output-on-failure -j"$(nproc)" "${select[@]}" ${CTEST_ARGS:-}
+  say_time "the Open MPI tests ($tier)" "$t"
 fi
 
 if [[ "$mpi" != openmpi ]]; then
@@ -41,5 +66,8 @@ if [[ "$mpi" != openmpi ]]; then
   fi
   NBRCOLL_MPI=mpich scripts/build.sh "$dir" -DNBRCOLL_WITH_HIP=OFF -DNBRCOLL_WITH_CUDA=OFF \
     -DNBRCOLL_BUILD_BENCH=OFF -DNBRCOLL_TEST_AREAS= "${sanitize[@]}"
-  ctest --test-dir "$dir" --output-on-failure -j"$(nproc)" -L mpich
+  t=$SECONDS
+  ctest --test-dir "$dir" --output-on-failure -j"$(nproc)" -L mpich "${select[@]}"
+  say_time "the MPICH tests ($tier)" "$t"
 fi
+say_time "test.sh $tier" "$start"
