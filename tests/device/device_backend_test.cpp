@@ -1,8 +1,12 @@
 // A device backend plugin on a real GPU, through the C ABI only: the plugin
 // named by NBRCOLL_TEST_DEVICE_BACKEND (else the one built with this test) is
-// dlopened once. No plugin that loads, or no device: every test skips with
-// "no GPU: ...". A plugin that loads but has no valid table fails.
+// dlopened once. A real plugin that does not load (its GPU runtime is not
+// installed), or no device: every test skips with "no GPU: ...". A plugin
+// file that is not there, a plugin that loads but has no valid table, and
+// the fake device (NBRCOLL_TEST_REQUIRED_BACKEND: it needs no hardware)
+// that does not load or has no device fail.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -17,19 +21,28 @@
 #ifndef NBRCOLL_TEST_DEFAULT_BACKEND
 #define NBRCOLL_TEST_DEFAULT_BACKEND ""
 #endif
+#ifndef NBRCOLL_TEST_REQUIRED_BACKEND
+#define NBRCOLL_TEST_REQUIRED_BACKEND ""
+#endif
 
 namespace {
 
 struct Env {
   nbrcoll_gpu::OpenedBackend plugin;
   std::string no_device;  // why there is no device to test on ("" if there is one)
+  // A missing device fails instead of skipping: the plugin is the fake one
+  // (no hardware needed), or its file is not there (the build is broken).
+  bool required = false;
 };
 
 const Env& env() {
   static const Env e = [] {
     Env r;
-    const char* path = std::getenv("NBRCOLL_TEST_DEVICE_BACKEND");
-    r.plugin = nbrcoll_gpu::open_backend(path != nullptr && *path != '\0' ? path : NBRCOLL_TEST_DEFAULT_BACKEND);
+    const char* chosen = std::getenv("NBRCOLL_TEST_DEVICE_BACKEND");
+    const std::string path = chosen != nullptr && *chosen != '\0' ? chosen : NBRCOLL_TEST_DEFAULT_BACKEND;
+    r.plugin = nbrcoll_gpu::open_backend(path);
+    struct stat st {};
+    r.required = path == NBRCOLL_TEST_REQUIRED_BACKEND || stat(path.c_str(), &st) != 0;
     if (r.plugin.table != nullptr) {
       int count = 0;
       if (r.plugin.table->device_count(&count) != 0) {
@@ -48,6 +61,7 @@ class Plugin : public ::testing::Test {
  protected:
   void SetUp() override {
     const Env& e = env();
+    if (!e.plugin.loaded && e.required) FAIL() << "the plugin must load here: " << e.plugin.error;
     if (!e.plugin.loaded) GTEST_SKIP() << "no GPU: " << e.plugin.error;
     ASSERT_NE(e.plugin.table, nullptr) << e.plugin.error;
     g = e.plugin.table;
@@ -61,6 +75,7 @@ class Device : public Plugin {
   void SetUp() override {
     Plugin::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
+    if (!env().no_device.empty() && env().required) FAIL() << "the plugin must have a device: " << env().no_device;
     if (!env().no_device.empty()) GTEST_SKIP() << "no GPU: " << env().no_device;
   }
 };

@@ -14,6 +14,25 @@ namespace nbrcoll_check {
 
 namespace {
 
+// Every buffer has this many guard bytes before it (Buffer, HostArea) and
+// every receive area's fill leaves some after its last block: a write on
+// either side of a receive area shows.
+constexpr std::size_t kFrontGuard = 64;
+constexpr unsigned char kGuard = 0xA5;
+
+// A host receive area: `fill` after kFrontGuard guard bytes.
+struct HostArea {
+  std::vector<unsigned char> bytes;
+  explicit HostArea(const std::vector<unsigned char>& fill) : bytes(kFrontGuard, kGuard) {
+    bytes.insert(bytes.end(), fill.begin(), fill.end());
+  }
+  unsigned char* data() { return bytes.data() + kFrontGuard; }
+  [[nodiscard]] bool front_intact() const {
+    return std::all_of(bytes.begin(), bytes.begin() + kFrontGuard, [](unsigned char b) { return b == kGuard; });
+  }
+  [[nodiscard]] std::vector<unsigned char> read() const { return {bytes.begin() + kFrontGuard, bytes.end()}; }
+};
+
 std::vector<unsigned char> send_bytes(int rank, std::size_t bytes, int call) {
   std::vector<unsigned char> b(bytes);
   for (std::size_t i = 0; i < bytes; ++i) {
@@ -43,17 +62,20 @@ struct DeviceCollectiveChecks::Case {
   int call;  // changes every byte of the data
 };
 
-// An allocation from `mem` holding `bytes`, filled from the host.
+// An allocation from `mem` holding `bytes`, filled from the host, after
+// kFrontGuard guard bytes (data() points past them).
 class DeviceCollectiveChecks::Buffer {
  public:
   Buffer(const nbrcoll_device_backend& dev, const Allocator& mem, const std::vector<unsigned char>& host)
       : dev_(dev), mem_(mem), bytes_(host.size()) {
-    if (mem_.alloc(&p_, bytes_ == 0 ? 1 : bytes_) != 0) {
+    if (mem_.alloc(&p_, kFrontGuard + bytes_) != 0) {
       int rank = 0;
       MPI_Comm_rank(MPI_COMM_WORLD, &rank);
       std::fprintf(stderr, "[rank %d] %s(%zu): %s\n", rank, mem_.name.c_str(), bytes_, dev_.last_error());
       MPI_Abort(MPI_COMM_WORLD, 2);
     }
+    const std::vector<unsigned char> guard(kFrontGuard, kGuard);
+    dev_.copy_to_device_sync(p_, guard.data(), kFrontGuard);
     write(host);
   }
   Buffer(const Buffer&) = delete;
@@ -61,14 +83,19 @@ class DeviceCollectiveChecks::Buffer {
   ~Buffer() {
     if (p_ != nullptr) mem_.free(p_);
   }
-  [[nodiscard]] void* data() const { return p_; }
+  [[nodiscard]] void* data() const { return static_cast<unsigned char*>(p_) + kFrontGuard; }
   void write(const std::vector<unsigned char>& host) const {
-    if (!host.empty()) dev_.copy_to_device_sync(p_, host.data(), host.size());
+    if (!host.empty()) dev_.copy_to_device_sync(data(), host.data(), host.size());
   }
   [[nodiscard]] std::vector<unsigned char> read() const {
     std::vector<unsigned char> host(bytes_);
-    if (bytes_ > 0) dev_.copy_to_host_sync(host.data(), p_, bytes_);
+    if (bytes_ > 0) dev_.copy_to_host_sync(host.data(), data(), bytes_);
     return host;
+  }
+  [[nodiscard]] bool front_intact() const {
+    std::vector<unsigned char> guard(kFrontGuard);
+    dev_.copy_to_host_sync(guard.data(), p_, kFrontGuard);
+    return std::all_of(guard.begin(), guard.end(), [](unsigned char b) { return b == kGuard; });
   }
 
  private:
@@ -176,6 +203,7 @@ void DeviceCollectiveChecks::run_case(MPI_Comm comm, const Graph& g, const Case&
                      : MPI_Neighbor_allgather(sendbuf.data(), mycount, c.type, recvbuf.data(), c.count, c.type, comm);
   check(rc == MPI_SUCCESS, what + ": return code " + std::to_string(rc));
   const std::vector<unsigned char> got = recvbuf.read();
+  check(recvbuf.front_intact(), what + ": bytes written before the receive buffer");
   const auto diff = std::mismatch(got.begin(), got.end(), expected.begin());
   check(diff.first == got.end(), what + ": differs from the closed form at byte " +
                                      std::to_string(diff.first - got.begin()) + " of " + std::to_string(got.size()));
@@ -197,7 +225,7 @@ void DeviceCollectiveChecks::check_cache(MPI_Comm comm, const Graph& g, bool exp
   const int count = 4099;
   const auto& in = g.in[static_cast<std::size_t>(rank_)];
   const std::size_t bytes = static_cast<std::size_t>(count) * 4;
-  std::vector<unsigned char> expected(in.size() * bytes, 0xA5);
+  std::vector<unsigned char> expected(in.size() * bytes + 8, kGuard);  // 8 guard bytes after the blocks
   long opens_after_first = 0;
   std::unique_ptr<Buffer> kept_send;
   std::unique_ptr<Buffer> kept_recv;
@@ -217,7 +245,8 @@ void DeviceCollectiveChecks::check_cache(MPI_Comm comm, const Graph& g, bool exp
       kept_send->write(mine);
     }
     MPI_Neighbor_allgather(kept_send->data(), count, MPI_INT, kept_recv->data(), count, MPI_INT, comm);
-    check(kept_recv->read() == expected, g.name + " cache round " + std::to_string(round) + ": wrong bytes");
+    check(kept_recv->read() == expected && kept_recv->front_intact(),
+          g.name + " cache round " + std::to_string(round) + ": wrong bytes");
     if (round == 0) opens_after_first = ipc_opens();
     if (round == 1 && expect_ipc) {
       check(ipc_opens() == opens_after_first,
@@ -244,19 +273,24 @@ void DeviceCollectiveChecks::run_fallback_case(MPI_Comm comm, const Graph& g, bo
   const std::vector<unsigned char> mine = send_bytes(rank_, block, call);
   const std::vector<unsigned char> fill(slots * block + 16, 0xA5);
   std::vector<unsigned char> got;
+  bool front_intact = true;
   if (rank0_on_host && rank_ == 0) {
-    got = fill;
-    MPI_Neighbor_allgather(mine.data(), count, type, got.data(), count, type, comm);
+    HostArea area(fill);
+    MPI_Neighbor_allgather(mine.data(), count, type, area.data(), count, type, comm);
+    got = area.read();
+    front_intact = area.front_intact();
   } else {
     const Buffer sendbuf(dev_, device_, mine);
     const Buffer recvbuf(dev_, device_, fill);
     MPI_Neighbor_allgather(sendbuf.data(), count, type, recvbuf.data(), count, type, comm);
     got = recvbuf.read();
+    front_intact = recvbuf.front_intact();
   }
   std::vector<unsigned char> theirs = fill;
   PMPI_Neighbor_allgather(mine.data(), count, type, theirs.data(), count, type, comm);
-  check(got == theirs, g.name + (rank0_on_host ? ": host on rank 0, device elsewhere" : ": vector type on device") +
-                           ": differs from PMPI on host copies");
+  check(got == theirs && front_intact,
+        g.name + (rank0_on_host ? ": host on rank 0, device elsewhere" : ": vector type on device") +
+            ": differs from PMPI on host copies");
   MPI_Type_free(&strided);
 }
 
@@ -282,6 +316,7 @@ void DeviceCollectiveChecks::check_no_global_step(bool on_device, int call) {
       for (int r = 1; r < size_; ++r) MPI_Recv(nullptr, 0, MPI_BYTE, r, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
     std::vector<unsigned char> got;
+    bool front_intact = true;
     int rc = MPI_SUCCESS;
     if (on_device) {
       const Buffer sendbuf(dev_, device_, mine);
@@ -289,16 +324,19 @@ void DeviceCollectiveChecks::check_no_global_step(bool on_device, int call) {
       rc = MPI_Neighbor_allgather(sendbuf.data(), static_cast<int>(bytes), MPI_BYTE, recvbuf.data(),
                                   static_cast<int>(bytes), MPI_BYTE, comm);
       got = recvbuf.read();
+      front_intact = recvbuf.front_intact();
     } else {
-      got = fill;
-      rc = MPI_Neighbor_allgather(mine.data(), static_cast<int>(bytes), MPI_BYTE, got.data(), static_cast<int>(bytes),
+      HostArea area(fill);
+      rc = MPI_Neighbor_allgather(mine.data(), static_cast<int>(bytes), MPI_BYTE, area.data(), static_cast<int>(bytes),
                                   MPI_BYTE, comm);
+      got = area.read();
+      front_intact = area.front_intact();
     }
     if (round == 1 && rank_ != 0) MPI_Send(nullptr, 0, MPI_BYTE, 0, 77, MPI_COMM_WORLD);
     const std::string what =
         std::string("no global step, ") + (on_device ? "device" : "host") + " buffers, round " + std::to_string(round);
     check(rc == MPI_SUCCESS, what + ": return code " + std::to_string(rc));
-    check(got == expected, what + ": wrong bytes");
+    check(got == expected && front_intact, what + ": wrong bytes");
   }
   MPI_Comm_free(&comm);
 }
@@ -336,6 +374,7 @@ void DeviceCollectiveChecks::check_copy_failure(const Graph& g, MPI_Comm comm, i
     if (rank_ == 1) fail_copies_(0);
     const std::vector<unsigned char> got = recvbuf.read();
     const std::string what = g.name + " copy failure round " + std::to_string(round);
+    check(recvbuf.front_intact(), what + ": bytes written before the receive buffer");
     if (round == 0 && rank_ == 1) check(rc != MPI_SUCCESS, what + ": the failed copy was not reported");
     if (round == 1 || rc == MPI_SUCCESS) {
       check(rc == MPI_SUCCESS, what + ": return code " + std::to_string(rc));

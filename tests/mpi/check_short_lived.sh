@@ -21,8 +21,9 @@ rc=${PIPESTATUS[0]}
 ((rc == 0)) || { echo "FAIL: the test exited $rc"; exit "$rc"; }
 # One letter per creation over all processes (L: linear until it plans
 # late, P: planned at creation) and per graph handle planning at a call (C).
-# Only whole lines count: where ranks write at once the launcher may cut a
-# line in two, and a cut creation line must not read as P.
+# Only rank 0 traces (short_lived.cpp), so no other process's output can cut
+# its lines; whole lines only all the same, so that a cut line fails the
+# exact counts below rather than reading as P.
 kinds=$(awk -v np="$np" '
   /^short_lived: phase/ { printf "\n%s:", $3; next }
   /^\[nbrcoll 0\] trace: graph setup \(/ && /total [0-9]+ \(cpu [0-9]+\)$/ && index($0, "(" np " ranks,") > 0 {
@@ -44,26 +45,28 @@ if [[ $expect == one_node ]]; then
   ((fail == 0)) && echo "ok: one-node creations went without agreement"
   exit "$fail"
 fi
+# What short_lived.cpp's main makes: phases 1 and 3 14 graphs of every
+# process each (the half-process graph is not counted), phase 2 16, each
+# planning once at its third blocking call, and the duplicates made before
+# the third call of two of them planning at their own: 18 plans at a call.
+# With two threads: 20 graphs from each thread in phase 1.
 if [[ $expect == threads ]]; then
-  [[ $(phase 1) =~ ^L+$ ]] || { echo "FAIL: a short-lived graph of the two threads planned"; fail=1; }
+  [[ $(phase 1) =~ ^L{40}$ ]] || { echo "FAIL: phase 1: not 40 short-lived graphs of the two threads, all linear"; fail=1; }
   ((fail == 0)) && echo "ok: the two threads' short-lived graphs stayed linear"
   exit "$fail"
 fi
 [[ -n $(phase 1) && -n $(phase 2) && -n $(phase 3) ]] || { echo "FAIL: no creations seen"; fail=1; }
 if [[ $expect == early ]]; then
-  [[ $kinds != *L* && $kinds != *C* ]] || { echo "FAIL: a graph planned late although one rank asks for planning at creation"; fail=1; }
+  [[ $(phase 1) =~ ^P{14}$ && $(phase 2) =~ ^P{16}$ && $(phase 3) =~ ^P{14}$ ]] ||
+    { echo "FAIL: not 14, 16 and 14 creations planned at creation although one rank asks for it"; fail=1; }
   ((fail == 0)) && echo "ok: every graph planned at creation"
 else
-  [[ $(phase 1) =~ ^L+$ ]] || { echo "FAIL: phase 1: a graph called at most twice planned"; fail=1; }
-  [[ $(phase 3) =~ ^L+$ ]] || { echo "FAIL: phase 3: a graph called twice planned"; fail=1; }
+  [[ $(phase 1) =~ ^L{14}$ ]] || { echo "FAIL: phase 1: not 14 graphs called at most twice, all linear"; fail=1; }
+  [[ $(phase 3) =~ ^L{14}$ ]] || { echo "FAIL: phase 3: not 14 graphs called twice, all linear"; fail=1; }
   p2=$(phase 2)
   [[ $p2 =~ ^[LC]+$ ]] || { echo "FAIL: phase 2: a graph planned at creation"; fail=1; }
-  # Each graph plans once, and the two made with a duplicate before their
-  # third call plan twice: the program checks that of every handle in
-  # nbrcoll's state; here the trace must show them plan at all (the
-  # launcher may cut a line where ranks write at once, so no exact count).
-  (( $(count "$p2" C) >= $(count "$p2" L) / 2 )) ||
-    { echo "FAIL: phase 2: $(count "$p2" L) graphs, $(count "$p2" C) planned at a call"; fail=1; }
+  (( $(count "$p2" L) == 16 && $(count "$p2" C) == 18 )) ||
+    { echo "FAIL: phase 2: $(count "$p2" L) graphs (16), $(count "$p2" C) planned at a call (18)"; fail=1; }
   ((fail == 0)) && echo "ok: short-lived graphs stayed linear, long-lived ones planned at their third blocking call"
 fi
 exit "$fail"

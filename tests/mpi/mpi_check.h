@@ -75,14 +75,18 @@ inline void begin() {
 }
 
 // Frees `types`, sums the checks over all ranks (rank 0 prints the totals),
-// finalizes; the exit status.
+// finalizes; the exit status. A run that made no check at all fails: a
+// case list emptied by mistake must not read as a pass.
 inline int finish(std::vector<MPI_Datatype> types = {}) {
   for (MPI_Datatype& t : types) MPI_Type_free(&t);
   long totals[2] = {g_checks.load(), g_failures.load()};
   MPI_Allreduce(MPI_IN_PLACE, totals, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-  if (g_rank == 0) std::printf("%ld passed, %ld failed\n", totals[0] - totals[1], totals[1]);
+  if (g_rank == 0) {
+    std::printf("%ld passed, %ld failed\n", totals[0] - totals[1], totals[1]);
+    if (totals[0] == 0) std::printf("FAIL: no check ran\n");
+  }
   MPI_Finalize();
-  return totals[1] == 0 ? 0 : 1;
+  return totals[1] == 0 && totals[0] > 0 ? 0 : 1;
 }
 
 }  // namespace nbt

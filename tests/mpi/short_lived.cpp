@@ -237,12 +237,16 @@ int main(int argc, char** argv) {
   // --one-plans-early: world rank 1 sets NBRCOLL_SHORT_GRAPHS=0 (read at
   // MPI_Init, its rank from the launcher): the processes agree on the
   // least, so every graph plans at creation, on every rank alike.
+  const char* launched_as = std::getenv("OMPI_COMM_WORLD_RANK");
+  if (launched_as == nullptr) launched_as = std::getenv("PMI_RANK");
   for (int i = 1; i < argc; ++i) {
-    const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
-    if (rank == nullptr) rank = std::getenv("PMI_RANK");
-    if (std::strcmp(argv[i], "--one-plans-early") == 0 && rank != nullptr && std::strcmp(rank, "1") == 0)
+    if (std::strcmp(argv[i], "--one-plans-early") == 0 && launched_as != nullptr && std::strcmp(launched_as, "1") == 0)
       setenv("NBRCOLL_SHORT_GRAPHS", "0", 1);
   }
+  // Only rank 0 traces (check_short_lived.sh reads rank 0's lines): with no
+  // other process writing at once, the launcher cannot cut its lines in two,
+  // so the script can count them exactly.
+  if (launched_as != nullptr && std::strcmp(launched_as, "0") != 0) setenv("NBRCOLL_DEBUG", "warn", 1);
   bool threads = false;
   bool two_threads = false;
   for (int i = 1; i < argc; ++i) {

@@ -152,6 +152,133 @@ TEST(CostModel, GroupedLoadEqualsTheFragmentByFragmentCount) {
   }
 }
 
+// ---- absolute predictions, worked out by hand --------------------------------
+// From the formula in algos/README.md ("Cost model"), with n ranks on the
+// node, s = max(1, n / cores), b = max(network bytes sent, received):
+//   T = s * (sum_c alpha_c (sent_c + recv_c) / 2 + sum_{c != net} max(sent_c, recv_c bytes) / R_c
+//            + copy_bytes / R_copy)
+//     + max(b / R_net, node_network_bytes / R_nic) + [alpha_f + w / R_f]
+// The machine's numbers are powers of two, so every time below is exact in
+// binary and a row (ns, truncated) is exact too.
+
+// alpha (us) 0.25 / 0.5 / 0.75 / 1 / 2 and rate (bytes/us) 4096 / 2048 /
+// 1024 / 512 / 256 for same-device / same-package / linked / multi-hop /
+// network; NIC 1024 bytes/us, copies 8192 bytes/us, 4 cores.
+MachineModel hand_machine() {
+  MachineModel m;
+  m.name = "hand";
+  m.link = {LinkCost{0.25, 4096}, LinkCost{0.5, 2048}, LinkCost{0.75, 1024}, LinkCost{1.0, 512}, LinkCost{2.0, 256}};
+  m.nic_bytes_per_us = 1024;
+  m.copy_bytes_per_us = 8192;
+  m.cores = 4;
+  return m;
+}
+
+// The row's entry at block size `bytes` (one of model_sizes()).
+std::int64_t row_at(const std::vector<std::int64_t>& row, std::uint64_t bytes) {
+  const std::vector<std::uint64_t>& sizes = model_sizes();
+  const auto at = std::find(sizes.begin(), sizes.end(), bytes);
+  EXPECT_NE(at, sizes.end()) << bytes << " is not a model size";
+  return at == sizes.end() ? -1 : row[static_cast<std::size_t>(at - sizes.begin())];
+}
+
+Send whole_send(LinkClass link, int after_recv = -1) {
+  Send s;
+  s.link = link;
+  s.after_recv = after_recv;
+  return s;
+}
+Recv whole_recv(LinkClass link) {
+  Recv v;
+  v.link = link;
+  return v;
+}
+
+TEST(CostModel, HandWorkedRowOfOneBlockEachWayOverTheNetwork) {
+  const MachineModel m = hand_machine();
+  Plan p;
+  p.sends = {whole_send(LinkClass::kNetwork)};
+  p.recvs = {whole_recv(LinkClass::kNetwork)};
+  // n = 1, the node sends 1 block. B = 1024:
+  //   messages 2 * (1 + 1) / 2 = 2; network max(1024 / 256, 1024 / 1024) = 4; T = 6 us
+  EXPECT_EQ(predict_rank_us(rank_load(p, 1024), m, 1, 1024), 6.0);
+  const std::vector<std::int64_t> row = predict_row_ns(p, m, 1, 1);
+  EXPECT_EQ(row_at(row, 1024), 6000);
+  EXPECT_EQ(row_at(row, 0), 2000);  // the messages only
+  // B = 64 KiB: 2 + max(65536 / 256, 65536 / 1024) = 2 + 256 = 258 us
+  EXPECT_EQ(row_at(row, 65536), 258000);
+  // n = 8 ranks on the node (s = 8 / 4 = 2), the node sends 8 blocks:
+  //   s * messages = 2 * 2 = 4; network max(4, 8 * 1024 / 1024) = 8 (not stretched); T = 12 us
+  EXPECT_EQ(row_at(predict_row_ns(p, m, 8, 8), 1024), 12000);
+}
+
+TEST(CostModel, HandWorkedRowInsideANode) {
+  const MachineModel m = hand_machine();
+  Plan p;  // two blocks to same-package peers, one from a linked peer, one local copy
+  p.sends = {whole_send(LinkClass::kSamePackage), whole_send(LinkClass::kSamePackage)};
+  p.recvs = {whole_recv(LinkClass::kLinked)};
+  p.copies = {LocalCopy{}};
+  // B = 1024, n = 2 (s = 1):
+  //   messages 0.5 * 2 / 2 + 0.75 * 1 / 2 = 0.875
+  //   bytes: same-package max(2048, 0) / 2048 = 1, linked max(0, 1024) / 1024 = 1
+  //   copies 1024 / 8192 = 0.125; no network: T = 3 us
+  EXPECT_EQ(row_at(predict_row_ns(p, m, 2, 0), 1024), 3000);
+  // n = 8 (s = 2): all of it is CPU work, T = 6 us
+  EXPECT_EQ(row_at(predict_row_ns(p, m, 8, 0), 1024), 6000);
+}
+
+TEST(CostModel, HandWorkedRowOfAForward) {
+  const MachineModel m = hand_machine();
+  Plan p;  // a block from another node, passed on to a same-package peer once it arrived
+  p.recvs = {whole_recv(LinkClass::kNetwork)};
+  p.sends = {whole_send(LinkClass::kSamePackage, 0)};
+  // B = 1024, n = 1, the node receives 1 block:
+  //   messages 2 * 1 / 2 + 0.5 * 1 / 2 = 1.25; same-package 1024 / 2048 = 0.5
+  //   network max(1024 / 256, 1024 / 1024) = 4
+  //   wait (store and forward from the network): 2 + 1024 / 256 = 6; T = 11.75 us
+  EXPECT_EQ(predict_rank_us(rank_load(p, 1024), m, 1, 1024), 11.75);
+  EXPECT_EQ(row_at(predict_row_ns(p, m, 1, 1), 1024), 11750);
+}
+
+TEST(CostModel, HandWorkedRowOfABundle) {
+  const MachineModel m = hand_machine();
+  Plan p;  // one network bundle of 2 pieces of this rank's own
+  BundleSend b;
+  b.link = LinkClass::kNetwork;
+  b.pieces = {BlockId{0, 1, 0}, BlockId{0, 2, 0}};
+  b.from = {PieceSource{}, PieceSource{}};
+  p.bundle_sends = {b};
+  const std::vector<std::int64_t> row = predict_row_ns(p, m, 1, 2);
+  // B = 1024: payload 2048 <= prefix min(2 * 4096, 256K): 1 message of 2 * 8 + 2048 = 2064 bytes
+  //   messages 2 * 1 / 2 = 1; network max(2064 / 256, 2 * 1024 / 1024) = 8.0625
+  //   copies (packing) 2048 / 8192 = 0.25; T = 9.3125 us = 9312.5 ns
+  EXPECT_EQ(row_at(row, 1024), 9312);
+  // B = 8192: payload 16384 > 8192: 2 messages, 16 + 16384 = 16400 bytes
+  //   messages 2 * 2 / 2 = 2; network max(16400 / 256, 16384 / 1024) = 64.0625
+  //   copies 16384 / 8192 = 2; T = 68.0625 us
+  EXPECT_EQ(row_at(row, 8192), 68062);
+}
+
+// Rank 0 of complete_2x2 on the hand machine, through the library's rule
+// (the node's network blocks from its lists, ranks on the node from places).
+TEST(CostModel, HandWorkedCallOfTheLinearPlan) {
+  const CommGraph g = complete_2x2();
+  const PlanInput input = make_plan_input(g, 0);
+  const Plan p = build_linear_plan(input);
+  // Ranks 0 and 1 are GCDs 0 and 1 of one MI250X: same package.
+  for (const Send& s : p.sends)
+    ASSERT_EQ(s.link, s.peer == 1 ? LinkClass::kSamePackage : LinkClass::kNetwork) << s.peer;
+  ASSERT_EQ(ranks_on_node(input), 2);
+  // B = 1024, n = 2 (s = 1):
+  //   messages: same-package 0.5 * (1 + 1) / 2 = 0.5, network 2 * (2 + 2) / 2 = 4
+  //   same-package bytes max(1024, 1024) / 2048 = 0.5
+  //   network: own max(2048, 2048) / 256 = 8; node 0 sends 4 blocks (0->2, 0->3,
+  //   1->2, 1->3) and receives 4: 4 * 1024 / 1024 = 4; max 8
+  //   T = 4.5 + 0.5 + 8 = 13 us
+  EXPECT_EQ(predict_call_us(input, p, Variant::kLinear, false, hand_machine(), 2, 1024), 13.0);
+  EXPECT_EQ(row_at(predict_row_ns(input, p, Variant::kLinear, false, hand_machine(), 2), 1024), 13000);
+}
+
 TEST(CostModel, TimeGrowsWithBytesAndWithRanksPerCore) {
   const CommGraph g = complete_2x2();
   const Plan p = build_leader_plan(make_plan_input(g, 0));
@@ -211,7 +338,10 @@ TEST(CostModel, NodeNetworkBlockCountsMatchACountBySets) {
 
 // A cost row depends on a plan only through its load shape, which is what
 // lets the library evaluate a row once for plans of one shape (the linear
-// allgather and alltoall plans: the same messages and copies).
+// allgather and alltoall plans: the same messages and copies). Two plans
+// that differ in everything but their shape must get equal rows: the
+// leader plan against a copy with its fragments in reverse order, other
+// peers and tags, and the linear allgather plan against its alltoall twin.
 TEST(CostModel, RowsFollowTheLoadShape) {
   const MachineModel m = *builtin_machine("frontier");
   CommGraph g = make_uniform_comm(Model::kFrontier, 2, 4);
@@ -221,8 +351,21 @@ TEST(CostModel, RowsFollowTheLoadShape) {
     const PlanInput input = make_plan_input(g, r);
     const Plan linear = build_linear_plan(input);
     const Plan leader = build_leader_plan(input);
-    EXPECT_EQ(predict_row_ns(load_shape(leader), m, 4, 3), predict_row_ns(leader, m, 4, 3));
-    EXPECT_EQ(load_shape(linear), load_shape(build_linear_alltoall_plan(input))) << "rank " << r;
+    Plan other = leader;
+    std::reverse(other.sends.begin(), other.sends.end());
+    std::reverse(other.recvs.begin(), other.recvs.end());
+    const int recvs = static_cast<int>(other.recvs.size());
+    for (Send& s : other.sends) {
+      if (s.after_recv >= 0) s.after_recv = recvs - 1 - s.after_recv;  // the same receive, at its new index
+      s.peer += 100;
+      s.tag += 7;
+    }
+    for (Recv& v : other.recvs) v.peer += 100;
+    ASSERT_FALSE(other == leader) << "rank " << r;
+    EXPECT_EQ(predict_row_ns(other, m, 4, 3), predict_row_ns(leader, m, 4, 3)) << "rank " << r;
+    const Plan linear_alltoall = build_linear_alltoall_plan(input);
+    EXPECT_EQ(load_shape(linear), load_shape(linear_alltoall)) << "rank " << r;
+    EXPECT_EQ(predict_row_ns(linear, m, 4, 3), predict_row_ns(linear_alltoall, m, 4, 3)) << "rank " << r;
     const bool forwards =
         std::any_of(leader.sends.begin(), leader.sends.end(), [](const Send& s) { return s.after_recv >= 0; });
     if (forwards) {

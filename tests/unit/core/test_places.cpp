@@ -9,7 +9,6 @@
 #include <random>
 
 #include "state/places.h"
-#include "topo/locality.h"
 
 namespace nbrcoll {
 namespace {
@@ -36,6 +35,16 @@ std::vector<std::int64_t> encode_all(const std::vector<Rank>& ranks) {
   return words;
 }
 
+// The device rule (NBRCOLL_DEVICE_MAP, docs/SETTINGS.md): local rank r takes
+// map entry r where the map has one naming a device of its node, else
+// r mod devices. Written out here rather than calling the library's helper,
+// which decode_places itself uses.
+int device_by_rule(int local, int devices, const std::vector<int>& map) {
+  const auto r = static_cast<std::size_t>(local);
+  if (r < map.size() && map[r] >= 0 && map[r] < devices) return map[r];
+  return local % devices;
+}
+
 // What the node split gave: each rank computes its own device from its rank
 // in the node communicator (ordered by graph rank) and its own topology; node
 // ids are the sorted lowest ranks of the nodes.
@@ -50,7 +59,7 @@ std::vector<algos::RankPlace> by_node_split(const std::vector<Rank>& ranks) {
     const int node = static_cast<int>(std::lower_bound(lowest.begin(), lowest.end(), list.front()) - lowest.begin());
     for (std::size_t local = 0; local < list.size(); ++local) {
       const Rank& me = ranks[static_cast<std::size_t>(list[local])];
-      const int device = topo::device_for_local_rank(static_cast<int>(local), me.devices, me.device_map);
+      const int device = device_by_rule(static_cast<int>(local), me.devices, me.device_map);
       places[static_cast<std::size_t>(list[local])] = {node, device, me.package[static_cast<std::size_t>(device)]};
     }
   }
