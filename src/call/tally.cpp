@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include "call/operation.h"
 #include "report/run_counters.h"
@@ -70,7 +71,9 @@ void tally_bytes(const Operation& op) {
     linear[link_index(plan.sends[k].link)] += bytes_of(k);
   }
   const std::vector<Variant>& v = s.choice.variant;
-  if (!v.empty() && std::all_of(v.begin(), v.end(), [&](Variant x) { return x == v[0]; })) {
+  if (op.decision().path == Path::kLinear) {
+    std::copy(std::begin(linear), std::end(linear), std::begin(sent));  // the same sends
+  } else if (!v.empty() && std::all_of(v.begin(), v.end(), [&](Variant x) { return x == v[0]; })) {
     for (const int i : schedule.sends_of[static_cast<std::size_t>(v[0])]) {
       const auto k = static_cast<std::size_t>(i);
       sent[link_index(plan.sends[k].link)] += bytes_of(k);

@@ -102,17 +102,17 @@ std::string report_text(const std::vector<RunCounters>& ranks, const HandoffName
       line(out, "  %12llu  reason %u", ull(sum.handoffs[h]), h);
   }
 
-  line(out, "%-28s %16s  %20s", "bytes sent by link class", "nbrcoll's plans", "one message per edge");
+  line(out, "%-30s %16s  %20s", "bytes sent by link class", "nbrcoll's plans", "one message per edge");
   std::uint64_t node[2] = {};  // inside the node: every class but the network
   for (unsigned c = 0; c < kLinkClasses; ++c) {
-    line(out, "  %-26s %16llu  %20llu", algos::link_class_name(static_cast<algos::LinkClass>(c)), ull(sum.bytes[c]),
+    line(out, "  %-28s %16llu  %20llu", algos::link_class_name(static_cast<algos::LinkClass>(c)), ull(sum.bytes[c]),
          ull(sum.linear_bytes[c]));
     if (c != static_cast<unsigned>(algos::LinkClass::kNetwork)) {
       node[0] += sum.bytes[c];
       node[1] += sum.linear_bytes[c];
     }
   }
-  line(out, "  %-26s %16llu  %20llu", "same node (all but network)", ull(node[0]), ull(node[1]));
+  line(out, "  %-28s %16llu  %20llu", "same node (all but network)", ull(node[0]), ull(node[1]));
 
   const Spread time = spread_of(ranks, [](const RunCounters& r) { return seconds(r.call_ns); });
   line(out, "time in nbrcoll's calls per rank: min %.6f s, median %.6f s, max %.6f s", time.min, time.median, time.max);
