@@ -34,5 +34,6 @@ const char* nbrcoll_version(void);
 #define NBRCOLL_ENV_DEBUG "NBRCOLL_DEBUG"                   /* none|warn|info|trace */
 #define NBRCOLL_ENV_DISABLE "NBRCOLL_DISABLE"               /* 1: everything to PMPI */
 #define NBRCOLL_ENV_DEVICE_MAP "NBRCOLL_DEVICE_MAP"         /* local rank -> device list */
+#define NBRCOLL_ENV_REPORT "NBRCOLL_REPORT"                 /* 1|file: a run report at MPI_Finalize */
 
 #endif

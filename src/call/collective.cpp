@@ -7,6 +7,8 @@
 #include "call/persistent.h"
 #include "call/pmpi_handoff.h"
 #include "call/progress.h"
+#include "call/tally.h"
+#include "report/run_counters.h"
 #include "state/late_plans.h"
 #include "state/schedules.h"
 #include "support/log.h"
@@ -56,11 +58,17 @@ std::unique_ptr<CallScratch> nonblocking_scratch(CommState* state, const UserCal
   return state->pool->take([&](const CallScratch& s) { return s.repeat.may_match(c, s.args); });
 }
 
-}  // namespace
-
-int neighbor_collective(const UserCall& c) {
+// The bodies below, once with the run report's tallies (kReport) and once
+// without: the entry points test report::on() once and a run without the
+// report pays nothing else (report/run_counters.h).
+template <bool kReport>
+int blocking_body(const UserCall& c) {
+  [[maybe_unused]] const CallClockIf<kReport> clock;
   CommState* state = find_state(c.comm);
-  if (state == nullptr) return pmpi_blocking(c);
+  if (state == nullptr) {
+    if constexpr (kReport) tally_handoff(handoff_without_state());
+    return pmpi_blocking(c);
+  }
   // A graph that plans late may plan now, on every rank alike, whatever
   // this call's arguments (late_plans.h).
   plan_if_due(*state, c.comm);
@@ -69,25 +77,38 @@ int neighbor_collective(const UserCall& c) {
   const WatchedCall watched(call_name(c, Mode::kBlocking), state->sequence->calls + 1, *state->info);
   CallScratch& s = blocking_scratch(*state);
   const Decision d = decide(c, Mode::kBlocking, state, s);
-  if (!d.taken()) return pmpi_blocking(c);
+  if (!d.taken()) {
+    if constexpr (kReport) tally_handoff(d.handoff);
+    return pmpi_blocking(c);
+  }
   int rc = d.error;
   if (rc == MPI_SUCCESS) {
     Operation op(state->info, schedule_of(*state, c), state->own, d, s);
     launch(op, *state->sequence);
     drive_to_end(op);
     rc = op.error();
+    if constexpr (kReport) {
+      tally_call(c, Mode::kBlocking, op, clock.ns());
+      tally_bytes(op);
+    }
   }
   if (rc != MPI_SUCCESS) report_error(c, Mode::kBlocking, rc);
   return rc;
 }
 
-int ineighbor_collective(const UserCall& c, MPI_Request* request) {
-  if (request == nullptr) return pmpi_nonblocking(c, request);
+template <bool kReport>
+int nonblocking_body(const UserCall& c, MPI_Request* request) {
+  [[maybe_unused]] const CallClockIf<kReport> clock;
+  if (request == nullptr) {
+    if constexpr (kReport) tally_handoff(Handoff::kNullRequest);
+    return pmpi_nonblocking(c, request);
+  }
   CommState* state = find_state(c.comm);
   std::unique_ptr<CallScratch> s = nonblocking_scratch(state, c);
   const Decision d = decide(c, Mode::kNonblocking, state, *s);
   if (!d.taken()) {
     if (state != nullptr) state->pool->give(std::move(s));
+    if constexpr (kReport) tally_handoff(d.handoff);
     return pmpi_nonblocking(c, request);
   }
   int rc = d.error;
@@ -95,27 +116,50 @@ int ineighbor_collective(const UserCall& c, MPI_Request* request) {
     auto op =
         std::make_shared<Operation>(state->info, schedule_of(*state, c), state->own, d, std::move(s), state->pool);
     launch(*op, *state->sequence);
-    rc = track(op, *state->sequence, request);
+    if constexpr (kReport) {
+      tally_call(c, Mode::kNonblocking, *op, clock.ns());
+      rc = track(op, *state->sequence, request, tally_bytes_at_end(op, nullptr));
+    } else {
+      rc = track(op, *state->sequence, request);
+    }
   }
   if (rc != MPI_SUCCESS) report_error(c, Mode::kNonblocking, rc);
   return rc;
 }
 
+}  // namespace
+
+int neighbor_collective(const UserCall& c) {
+  return report::on() ? blocking_body<true>(c) : blocking_body<false>(c);
+}
+
+int ineighbor_collective(const UserCall& c, MPI_Request* request) {
+  return report::on() ? nonblocking_body<true>(c, request) : nonblocking_body<false>(c, request);
+}
+
 #if MPI_VERSION >= 4
 // Everything but the packing of the send data is done here, once: the
-// arguments, block sizes, variants and path hold for every start.
+// arguments, block sizes, variants and path hold for every start (each
+// start is a call of the run report: persistent.cpp).
 int neighbor_collective_init(const UserCall& c, MPI_Info mpi_info, MPI_Request* request) {
-  if (request == nullptr) return pmpi_persistent(c, mpi_info, request);
+  if (request == nullptr) {
+    if (report::on()) tally_handoff(Handoff::kNullRequest);
+    return pmpi_persistent(c, mpi_info, request);
+  }
   CommState* state = find_state(c.comm);
   auto call = std::make_shared<PersistentCall>();
   call->decision = decide(c, Mode::kPersistent, state, call->scratch);
-  if (!call->decision.taken()) return pmpi_persistent(c, mpi_info, request);
+  if (!call->decision.taken()) {
+    if (report::on()) tally_handoff(call->decision.handoff);
+    return pmpi_persistent(c, mpi_info, request);
+  }
   int rc = call->decision.error;
   if (rc == MPI_SUCCESS) {
     call->info = state->info;
     call->schedule = &schedule_of(*state, c);
     call->comm = state->own;
     call->sequence = state->sequence;
+    call->kind = c.kind;
     rc = register_persistent(std::move(call), request);
   }
   if (rc != MPI_SUCCESS) report_error(c, Mode::kPersistent, rc);

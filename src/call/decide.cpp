@@ -44,7 +44,7 @@ void assign_variants(const algos::Schedule& schedule, const CallLayout& layout, 
 
 void trace(const UserCall& c, Mode mode, const CommState* state, const Decision& d, const CallScratch& s) {
   if (!d.taken()) {
-    log(LogLevel::kTrace, "%s: to the MPI (%s)", call_name(c, mode), d.handoff);
+    log(LogLevel::kTrace, "%s: to the MPI (%s)", call_name(c, mode), handoff_text(d.handoff));
     return;
   }
   std::size_t by[algos::kVariantCount] = {};
@@ -63,22 +63,51 @@ void trace(const UserCall& c, Mode mode, const CommState* state, const Decision&
 
 }  // namespace
 
+const char* handoff_text(Handoff why) {
+  switch (why) {
+    case Handoff::kNone:
+      return "taken";
+    case Handoff::kDisabled:
+      return "NBRCOLL_DISABLE=1";
+    case Handoff::kNotSetUp:
+      return "not a communicator nbrcoll set up";
+    case Handoff::kNative:
+      return "NBRCOLL_ALGO=native";
+    case Handoff::kLargeCount:
+      return "a count or displacement beyond int, which the MPI's large-count call takes";
+    case Handoff::kArgumentError:
+      return "an argument error, which the MPI reports as it would without nbrcoll";
+    case Handoff::kNoChannel:
+      return "this handle has no channel";
+    case Handoff::kDeviceAlltoall:
+      return "alltoall in a process with a GPU runtime";
+    case Handoff::kDeviceNonblocking:
+      return "a nonblocking or persistent call in a process with a GPU runtime";
+    case Handoff::kNullRequest:
+      return "a null request pointer, which the MPI reports";
+  }
+  return "?";
+}
+
+Handoff handoff_without_state() {
+  return config().disable ? Handoff::kDisabled : Handoff::kNotSetUp;
+}
+
 Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) {
   Decision d;
   const auto done = [&]() -> Decision {
     if (log_enabled(LogLevel::kTrace)) trace(c, mode, state, d, s);
     return d;
   };
-  const auto hand_off = [&](const char* why) {
+  const auto hand_off = [&](Handoff why) {
     d.handoff = why;
     return done();
   };
 
   // ---- Calls the MPI runs itself.
   const Algo algo = effective_algo();
-  if (config().disable) return hand_off("NBRCOLL_DISABLE=1");
-  if (state == nullptr) return hand_off("not a communicator nbrcoll set up");
-  if (algo.kind == Algo::Kind::kNative) return hand_off("NBRCOLL_ALGO=native");
+  if (state == nullptr || config().disable) return hand_off(handoff_without_state());
+  if (algo.kind == Algo::Kind::kNative) return hand_off(Handoff::kNative);
   // ---- The last call on this scratch again: its decision and layout hold.
   if (s.repeat.matches(c, mode, algo, s.args, s.layout)) {
     d = s.repeat.decision();
@@ -91,15 +120,14 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
   const GraphInfo& info = *state->info;
   // A large-count call is taken as its int form where it has one.
   if (c.large != nullptr && !narrow(c, info.in.size(), info.out.size(), s.narrowed))
-    return hand_off("a count or displacement beyond int, which the MPI's large-count call takes");
+    return hand_off(Handoff::kLargeCount);
   if (!acceptable(c.large != nullptr ? s.narrowed.call : c, info.in, info.out, info.any_real_out, s.args))
-    return hand_off("an argument error, which the MPI reports as it would without nbrcoll");
-  if (channel_comm(*state) == MPI_COMM_NULL) return hand_off("this handle has no channel");
+    return hand_off(Handoff::kArgumentError);
+  if (channel_comm(*state) == MPI_COMM_NULL) return hand_off(Handoff::kNoChannel);
   // Processes with a GPU runtime run blocking allgather(v) only.
   const bool device = device_process();
-  if (device && c.alltoall()) return hand_off("alltoall in a process with a GPU runtime");
-  if (device && mode != Mode::kBlocking)
-    return hand_off("a nonblocking or persistent call in a process with a GPU runtime");
+  if (device && c.alltoall()) return hand_off(Handoff::kDeviceAlltoall);
+  if (device && mode != Mode::kBlocking) return hand_off(Handoff::kDeviceNonblocking);
 
   // ---- The blocks' sizes: what every variant is chosen from.
   log_taken_once(c, mode);

@@ -26,4 +26,8 @@ namespace nbrcoll {
 // routing. At NBRCOLL_DEBUG=trace prints the decision, one line.
 Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s);
 
+// Why a call on a communicator nbrcoll holds no state for goes to the MPI
+// (what decide() says for it): NBRCOLL_DISABLE, or not set up.
+Handoff handoff_without_state();
+
 }  // namespace nbrcoll

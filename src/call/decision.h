@@ -20,9 +20,26 @@ enum class TransportKind : std::uint8_t {
   kDevice,  // a process with a GPU runtime: routes per fragment, notes, IPC (transport/device/)
 };
 
+// Why a call goes to the MPI as it is (kNone: nbrcoll runs it); in words:
+// handoff_text() (decide.cpp). The run report counts calls by these.
+enum class Handoff : std::uint8_t {
+  kNone,
+  kDisabled,           // NBRCOLL_DISABLE=1
+  kNotSetUp,           // a communicator nbrcoll holds no state for
+  kNative,             // NBRCOLL_ALGO=native
+  kLargeCount,         // a count or displacement beyond int
+  kArgumentError,      // the MPI reports it
+  kNoChannel,          // a duplicate without a tag block or communicator
+  kDeviceAlltoall,     // alltoall in a process with a GPU runtime
+  kDeviceNonblocking,  // nonblocking or persistent in a process with a GPU runtime
+  kNullRequest,        // a nonblocking or persistent call without a request to fill
+};
+inline constexpr unsigned kHandoffCount = 10;
+const char* handoff_text(Handoff why);
+
 struct Decision {
-  // nullptr: nbrcoll runs the call; else why it goes to the MPI as it is.
-  const char* handoff = nullptr;
+  // kNone: nbrcoll runs the call; else why it goes to the MPI as it is.
+  Handoff handoff = Handoff::kNone;
   // The error of a datatype query while sizing the blocks: the call fails
   // with it (the same way on every rank of a correct program).
   int error = MPI_SUCCESS;
@@ -39,7 +56,7 @@ struct Decision {
   // with `same_buffers` its whole layout.
   bool repeat = false;
   bool same_buffers = false;
-  [[nodiscard]] bool taken() const { return handoff == nullptr; }
+  [[nodiscard]] bool taken() const { return handoff == Handoff::kNone; }
 };
 
 }  // namespace nbrcoll

@@ -50,7 +50,10 @@ class Operation {
   ~Operation();
 
   [[nodiscard]] CallScratch& scratch() { return *scratch_; }
+  [[nodiscard]] const CallScratch& scratch() const { return *scratch_; }
   [[nodiscard]] const GraphInfo& info() const { return *info_; }
+  [[nodiscard]] const algos::Schedule& schedule() const { return schedule_; }
+  [[nodiscard]] const Decision& decision() const { return decision_; }
   [[nodiscard]] int tag_offset() const { return tag_offset_; }
   // Packs the send blocks and lays out the receive side (a rank that cannot
   // still takes part, hollow, and reports the error at the end), then

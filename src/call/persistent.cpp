@@ -8,6 +8,8 @@
 
 #include "call/operation.h"
 #include "call/progress.h"
+#include "call/tally.h"
+#include "report/run_counters.h"
 
 namespace nbrcoll {
 
@@ -24,6 +26,23 @@ std::shared_ptr<PersistentCall> find(MPI_Request request) {
     if (c->carrier == request) return c;
   }
   return nullptr;
+}
+
+// The call's plan, launched and tracked; with the run report's tallies
+// (kReport) or without (no clock read): call/tally.h.
+template <bool kReport>
+void launch_started(const std::shared_ptr<PersistentCall>& call) {
+  [[maybe_unused]] const CallClockIf<kReport> clock;
+  auto op = std::make_shared<Operation>(call->info, *call->schedule, call->comm, call->decision, call->scratch);
+  launch(*op, *call->sequence);
+  std::shared_ptr<void> owner = call;
+  if constexpr (kReport) {
+    UserCall c;
+    c.kind = call->kind;
+    tally_call(c, Mode::kPersistent, *op, clock.ns());
+    owner = tally_bytes_at_end(op, std::move(owner));
+  }
+  track_started(std::move(op), *call->sequence, call->carrier, call->trigger, std::move(owner));
 }
 
 }  // namespace
@@ -64,9 +83,10 @@ bool start_persistent(MPI_Request* request, int& rc) {
   }
   rc = PMPI_Start(&call->carrier);
   if (rc != MPI_SUCCESS) return true;
-  auto op = std::make_shared<Operation>(call->info, *call->schedule, call->comm, call->decision, call->scratch);
-  launch(*op, *call->sequence);
-  track_started(std::move(op), *call->sequence, call->carrier, call->trigger, call);
+  if (report::on())
+    launch_started<true>(call);
+  else
+    launch_started<false>(call);
   return true;
 }
 

@@ -12,6 +12,7 @@
 
 #include "call/decide.h"
 #include "call/scratch.h"
+#include "call/user_call.h"
 #include "state/comm_state.h"
 
 namespace nbrcoll {
@@ -21,6 +22,7 @@ namespace nbrcoll {
 struct PersistentCall {
   std::shared_ptr<const GraphInfo> info;
   const algos::Schedule* schedule = nullptr;  // one of info's schedules
+  Kind kind = Kind::kAllgather;               // for the run report
   Decision decision;
   std::shared_ptr<OwnedComm> comm;
   std::shared_ptr<CallSequence> sequence;  // the communicator handle's

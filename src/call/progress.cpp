@@ -28,7 +28,9 @@ struct Tracked {
   MPI_Request request = MPI_REQUEST_NULL;  // the application's
   Outcome* outcome = nullptr;              // generalized request: its status
   MPI_Request trigger = MPI_REQUEST_NULL;  // persistent: completes `request`
-  std::shared_ptr<void> owner;             // persistent: the call's state
+  // Persistent: the call's state; with the run report, also what adds the
+  // call's bytes when the call is let go (call/tally.h).
+  std::shared_ptr<void> owner;
 };
 
 std::mutex g_mutex;
@@ -130,7 +132,7 @@ bool calls_in_flight() {
   return g_count.load(std::memory_order_acquire) != 0;
 }
 
-int track(std::shared_ptr<Operation> op, CallSequence& sequence, MPI_Request* request) {
+int track(std::shared_ptr<Operation> op, CallSequence& sequence, MPI_Request* request, std::shared_ptr<void> owner) {
   remember_in_flight(sequence, op);
   auto* outcome = new Outcome;
   MPI_Request req = MPI_REQUEST_NULL;
@@ -142,7 +144,7 @@ int track(std::shared_ptr<Operation> op, CallSequence& sequence, MPI_Request* re
   }
   *request = req;
   const std::lock_guard<std::mutex> lock(g_mutex);
-  g_calls.push_back({std::move(op), req, outcome, MPI_REQUEST_NULL, nullptr});
+  g_calls.push_back({std::move(op), req, outcome, MPI_REQUEST_NULL, std::move(owner)});
   g_count.fetch_add(1, std::memory_order_release);
   return MPI_SUCCESS;
 }

@@ -25,8 +25,10 @@ void launch(Operation& op, CallSequence& sequence);
 bool calls_in_flight();
 
 // Takes a launched nonblocking call (a later call of `sequence` in its tag
-// window waits for it) and gives the application its request.
-int track(std::shared_ptr<Operation> op, CallSequence& sequence, MPI_Request* request);
+// window waits for it) and gives the application its request. `owner`, if
+// any, is kept until the call completes.
+int track(std::shared_ptr<Operation> op, CallSequence& sequence, MPI_Request* request,
+          std::shared_ptr<void> owner = nullptr);
 
 // Takes a launched persistent call: `carrier` (the application's request,
 // started) completes through `trigger` when the call is done; `owner` is

@@ -8,8 +8,12 @@
 // (finish_sole_call), so that a lone exchange waits as the MPI's own does.
 #include <mpi.h>
 
+#include <array>
+
+#include "call/decision.h"
 #include "call/persistent.h"
 #include "call/progress.h"
+#include "report/run_report.h"
 #include "transport/standing_messages.h"
 
 using nbrcoll::Backoff;
@@ -26,6 +30,16 @@ int refuse(bool cancel) {
   const int rc = nbrcoll::active_collective_refusal(cancel);
   PMPI_Comm_call_errhandler(MPI_COMM_WORLD, rc);
   return rc;
+}
+
+// The words of every hand-off reason, for the run report.
+nbrcoll::report::HandoffNames handoff_names() {
+  static const auto names = [] {
+    std::array<const char*, nbrcoll::kHandoffCount> n{};
+    for (unsigned i = 0; i < n.size(); ++i) n[i] = nbrcoll::handoff_text(static_cast<nbrcoll::Handoff>(i));
+    return n;
+  }();
+  return {names.data(), static_cast<unsigned>(names.size())};
 }
 
 }  // namespace
@@ -129,10 +143,12 @@ int MPI_Startall(int count, MPI_Request requests[]) {
 #endif
 
 // Calls still in flight finish before the MPI goes away (their peers may
-// need them even if this rank never waits for them).
+// need them even if this rank never waits for them); then the run report,
+// if NBRCOLL_REPORT asks for one (gathered to world rank 0).
 int MPI_Finalize() {
   nbrcoll::drain();
   nbrcoll::StandingMessages::release_all();  // held by communicators never freed
+  nbrcoll::report::finish(handoff_names());
   return PMPI_Finalize();
 }
 

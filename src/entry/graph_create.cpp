@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "report/run_counters.h"
 #include "state/comm_state.h"
 #include "state/graph_setup.h"
 #include "support/config.h"
@@ -46,6 +47,7 @@ void setup(MPI_Comm graph, MPI_Comm parent) {
   if (config().disable || graph == MPI_COMM_NULL) return;
   GraphSetup made = setup_graph(graph, parent);
   if (!made.info) return;
+  if (report::on()) report::add_graph_setup(static_cast<std::uint64_t>(made.times.total.wall * 1e3));
   if (log_enabled(LogLevel::kInfo)) {
     const GraphInfo& info = *made.info;
     banner_once(info.process_of[static_cast<std::size_t>(info.rank)]);

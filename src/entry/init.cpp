@@ -4,6 +4,7 @@
 // rank's place (state/graph_setup.h). MPI_Finalize is in completion.cpp.
 #include <mpi.h>
 
+#include "report/run_counters.h"
 #include "state/creation_line.h"
 #include "state/graph_setup.h"
 #include "state/late_plans.h"
@@ -15,7 +16,7 @@ namespace {
 // After the MPI's own initialisation: nbrcoll's process-wide communicator,
 // MPI_COMM_WORLD's creation line, every world rank's place and the late
 // planning's setting (shared_comm.h, creation_line.h, graph_setup.h,
-// late_plans.h).
+// late_plans.h), and the run report on or off (report/run_counters.h).
 void initialise() {
   int rank = -1;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -24,6 +25,7 @@ void initialise() {
   nbrcoll::open_world_line();
   nbrcoll::gather_world_places();
   nbrcoll::agree_late_planning();
+  nbrcoll::report::start();
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "report/run_counters.h"
 #include "state/cost_tables.h"
 #include "state/graph_setup.h"
 #include "state/places.h"
@@ -121,6 +122,7 @@ void plan_if_due(CommState& state, MPI_Comm graph_comm) {
         "agreement %.0f, total %.0f",
         static_cast<unsigned long long>(due), planned->size, planned->nodes, t.reused ? ", plans reused" : "",
         t.node_lists.wall, t.plans.wall, t.agreement.wall, clock.since_start().wall);
+  if (report::on()) report::add_late_plan(static_cast<std::uint64_t>(clock.since_start().wall * 1e3));
   log_plans(*planned);  // what graph creation says of a graph it plans
   state.info = std::move(planned);
   // Calls in flight keep what they hold; the next calls start afresh.

@@ -172,6 +172,15 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
     else
       bad(warnings, "NBRCOLL_GPU_AWARE", *v, "expected auto, 0 or 1; using auto");
   }
+  if (auto v = env("NBRCOLL_REPORT")) {
+    // Anything but a yes or no word is a file path.
+    if (const std::optional<bool> b = v->empty() ? std::optional<bool>(false) : parse_bool(*v)) {
+      c.report = *b ? ReportTo::kStderr : ReportTo::kOff;
+    } else {
+      c.report = ReportTo::kFile;
+      c.report_path = *v;
+    }
+  }
   return c;
 }
 
@@ -203,6 +212,10 @@ const std::vector<EnvVarInfo>& env_vars() {
        "communicator per graph (slower graph creation)"},
       {"NBRCOLL_GPU_AWARE", "auto|0|1", "auto",
        "does the MPI take device buffers? auto asks the MPI (MPIX_Query_*_support)"},
+      {"NBRCOLL_REPORT", "0|1|a file path", "0 (off)",
+       "at MPI_Finalize, one summary of the run gathered to world rank 0 (calls per kind and plan, hand-offs and "
+       "why, bytes per link class against one message per edge, time, graph set-ups, peak RSS): 1 to stderr, "
+       "or into the file"},
       {"NBRCOLL_ROCM_SMI_LIB", "a library path|none", "librocm_smi64.so[.N]",
        "the ROCm SMI library opened at run time; none: never"},
   };

@@ -24,6 +24,8 @@ struct Algo {
   friend constexpr bool operator==(const Algo&, const Algo&) = default;
 };
 enum class LogLevel { kNone, kWarn, kInfo, kTrace };
+// NBRCOLL_REPORT: where the run report goes at MPI_Finalize (src/report/).
+enum class ReportTo : std::uint8_t { kOff, kStderr, kFile };
 
 struct Config {
   Algo algo = Algo::automatic();
@@ -48,6 +50,10 @@ struct Config {
   bool device_ipc = true;         // NBRCOLL_DEVICE_IPC=0: device fragments on one node go by MPI too
   bool shared_comm = true;        // NBRCOLL_SHARED_COMM=0: a private communicator per graph (shared_comm.h)
   std::optional<bool> gpu_aware;  // NBRCOLL_GPU_AWARE=0|1; unset: ask the MPI (MPIX_Query_*_support)
+  // NBRCOLL_REPORT: 1 (stderr) or a file path, which world rank 0 writes
+  // (report_path); 0 or unset: off.
+  ReportTo report = ReportTo::kOff;
+  std::string report_path;
 };
 
 // Parse from a getenv-like lookup. Bad values leave the default and add one

@@ -35,6 +35,7 @@ TEST(Config, DefaultsWithEmptyEnvironment) {
   EXPECT_TRUE(c.device_backend.empty());
   EXPECT_TRUE(c.device_ipc);
   EXPECT_FALSE(c.gpu_aware.has_value());
+  EXPECT_EQ(c.report, ReportTo::kOff);
 }
 
 TEST(Config, DeviceSettings) {
@@ -53,6 +54,19 @@ TEST(Config, DeviceSettings) {
   EXPECT_EQ(warnings.size(), 2u);
   EXPECT_FALSE(c.gpu_aware.has_value());
   EXPECT_TRUE(c.device_ipc);
+}
+
+// NBRCOLL_REPORT: yes and no words switch the report to stderr or off;
+// anything else is the file rank 0 writes it to.
+TEST(Config, ReportGoesToStderrOrAFile) {
+  std::vector<std::string> warnings;
+  for (const char* on : {"1", "yes", "TRUE"})
+    EXPECT_EQ(parse({{"NBRCOLL_REPORT", on}}, warnings).report, ReportTo::kStderr);
+  for (const char* off : {"0", "no", ""}) EXPECT_EQ(parse({{"NBRCOLL_REPORT", off}}, warnings).report, ReportTo::kOff);
+  const Config c = parse({{"NBRCOLL_REPORT", "/tmp/run.report"}}, warnings);
+  EXPECT_EQ(c.report, ReportTo::kFile);
+  EXPECT_EQ(c.report_path, "/tmp/run.report");
+  EXPECT_TRUE(warnings.empty());
 }
 
 TEST(Config, GoodValues) {

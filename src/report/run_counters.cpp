@@ -1,0 +1,78 @@
+#include "report/run_counters.h"
+
+#include <algorithm>
+#include <mutex>
+
+#include "support/config.h"
+#include "support/mpi_identity.h"
+
+namespace nbrcoll::report {
+
+namespace {
+
+RunCounters g_counters;
+// Under MPI_THREAD_MULTIPLE calls of several threads add at once: then a
+// lock; otherwise the adds are plain (one thread is inside the MPI).
+bool g_lock = false;
+std::mutex g_mutex;
+
+template <class Add>
+void add(Add&& body) {
+  if (!g_lock) {
+    body(g_counters);
+    return;
+  }
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  body(g_counters);
+}
+
+}  // namespace
+
+void start() {
+  detail::g_on = config().report != ReportTo::kOff;
+  if (detail::g_on) g_lock = mpi_threads_concurrent();
+}
+
+void add_call(const CallTally& t) {
+  add([&](RunCounters& c) {
+    ++c.calls[t.kind][t.mode];
+    ++c.plans[t.plan];
+    c.call_ns += t.ns;
+  });
+}
+
+void add_bytes(const std::uint64_t (&sent)[kLinkClasses], const std::uint64_t (&linear)[kLinkClasses]) {
+  add([&](RunCounters& c) {
+    for (unsigned k = 0; k < kLinkClasses; ++k) {
+      c.bytes[k] += sent[k];
+      c.linear_bytes[k] += linear[k];
+    }
+  });
+}
+
+void add_handoff(unsigned reason) {
+  add([&](RunCounters& c) { ++c.handoffs[std::min(reason, kHandoffSlots - 1)]; });
+}
+
+void add_graph_setup(std::uint64_t ns) {
+  add([&](RunCounters& c) {
+    ++c.graphs;
+    c.setup_ns += ns;
+    c.setup_max_ns = std::max(c.setup_max_ns, ns);
+  });
+}
+
+void add_late_plan(std::uint64_t ns) {
+  add([&](RunCounters& c) {
+    ++c.late_plans;
+    c.late_ns += ns;
+  });
+}
+
+RunCounters snapshot() {
+  RunCounters copy;
+  add([&](RunCounters& c) { copy = c; });
+  return copy;
+}
+
+}  // namespace nbrcoll::report

@@ -1,0 +1,75 @@
+// The run report's counters (NBRCOLL_REPORT, README.md): one set per
+// process, added to while the report is on and gathered to world rank 0 at
+// MPI_Finalize (run_report.h). Off, the only cost a call pays is the test
+// of on(): one load of a flag set at MPI_Init, then one predictable branch.
+// No MPI here; indices are plain numbers so that this folder depends on no
+// call type (call/tally.cpp maps kinds, modes, plans and hand-off reasons).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "algos/plan.h"
+
+namespace nbrcoll::report {
+
+inline constexpr unsigned kKinds = 5;  // allgather, allgatherv, alltoall, alltoallv, alltoallw (call/user_call.h)
+inline constexpr unsigned kModes = 3;  // blocking, nonblocking, persistent
+inline constexpr unsigned kPlans = 4;  // linear, leader, aggregated (algos::Variant), then mixed
+inline constexpr unsigned kMixedPlan = 3;
+inline constexpr unsigned kHandoffSlots = 16;  // call/decision.h's Handoff, kNone included
+// The planner's link classes (algos::LinkClass: same device ... network).
+inline constexpr unsigned kLinkClasses = algos::kLinkClassCount;
+
+// Everything one rank counts: only 64-bit words, so that MPI_Finalize
+// gathers the struct as one array of MPI_UINT64_T.
+struct RunCounters {
+  std::uint64_t calls[kKinds][kModes] = {};  // calls nbrcoll ran (a persistent call: each start)
+  std::uint64_t plans[kPlans] = {};
+  std::uint64_t handoffs[kHandoffSlots] = {};     // calls handed to the MPI, by reason
+  std::uint64_t bytes[kLinkClasses] = {};         // sent by nbrcoll's plans (bundle headers included)
+  std::uint64_t linear_bytes[kLinkClasses] = {};  // the linear plan's: one message per edge, as the MPI's own
+  std::uint64_t call_ns = 0;                      // inside the calls nbrcoll ran (nonblocking, persistent: their start)
+  std::uint64_t graphs = 0;                       // graphs set up at creation
+  std::uint64_t setup_ns = 0;
+  std::uint64_t setup_max_ns = 0;
+  std::uint64_t late_plans = 0;  // graphs planned at a blocking call (state/late_plans.h)
+  std::uint64_t late_ns = 0;
+  std::uint64_t peak_rss_kib = 0;  // filled at MPI_Finalize (getrusage)
+};
+static_assert(std::is_trivially_copyable_v<RunCounters> && sizeof(RunCounters) % sizeof(std::uint64_t) == 0);
+inline constexpr int kCounterWords = static_cast<int>(sizeof(RunCounters) / sizeof(std::uint64_t));
+
+namespace detail {
+// Set once by start() at MPI_Init, read by every call after it.
+inline bool g_on = false;
+}  // namespace detail
+
+// Whether the report is on: the one test a call makes when it is off.
+inline bool on() {
+  return detail::g_on;
+}
+
+// At MPI_Init (after the MPI's own): the report on or off, from
+// NBRCOLL_REPORT, and whether adding needs a lock (MPI_THREAD_MULTIPLE).
+void start();
+
+// What one call nbrcoll ran adds. `plan` < kPlans.
+struct CallTally {
+  unsigned kind = 0;
+  unsigned mode = 0;
+  unsigned plan = 0;
+  std::uint64_t ns = 0;
+};
+void add_call(const CallTally& t);
+// The bytes a call's plan sent and one message per edge would have, per
+// link class (added when the call's messages are done).
+void add_bytes(const std::uint64_t (&sent)[kLinkClasses], const std::uint64_t (&linear)[kLinkClasses]);
+void add_handoff(unsigned reason);
+void add_graph_setup(std::uint64_t ns);
+void add_late_plan(std::uint64_t ns);
+
+// A copy of this process's counters (MPI_Finalize; tests).
+RunCounters snapshot();
+
+}  // namespace nbrcoll::report
