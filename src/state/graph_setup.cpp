@@ -520,12 +520,13 @@ ChannelBid bid_for_channel(const GraphInfo* info, bool in_world, const SerialCla
 
 // The graph's channel once every rank agreed: a block of the shared
 // communicator, or a private communicator made now (every rank takes the
-// same branch; MPI_Comm_dup is collective over the graph). Null where the
-// duplicate fails.
+// same branch; quiet_copy is collective over the graph and leaves the
+// graph communicator's nonblocking-collective tags as the application's
+// own calls left them, shared_comm.h). Null where the copy fails.
 std::shared_ptr<OwnedComm> make_channel(MPI_Comm graph_comm, const Agreement& agreed) {
   if (agreed.shared) return std::make_shared<OwnedComm>(agreed.serial, 0);
   MPI_Comm own = MPI_COMM_NULL;
-  if (PMPI_Comm_dup(graph_comm, &own) != MPI_SUCCESS) return nullptr;
+  if (quiet_copy(graph_comm, &own) != MPI_SUCCESS) return nullptr;
   return std::make_shared<OwnedComm>(own);
 }
 

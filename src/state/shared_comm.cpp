@@ -32,8 +32,8 @@ void open_shared_comm() {
   MPI_Comm made = MPI_COMM_NULL;
   int keyval = MPI_KEYVAL_INVALID;
   // Collective over MPI_COMM_WORLD: every rank runs the same configuration.
-  if (PMPI_Comm_dup(MPI_COMM_WORLD, &made) != MPI_SUCCESS) {
-    log(LogLevel::kWarn, "cannot duplicate MPI_COMM_WORLD; every graph makes a communicator of its own");
+  if (quiet_copy(MPI_COMM_WORLD, &made) != MPI_SUCCESS) {
+    log(LogLevel::kWarn, "cannot copy MPI_COMM_WORLD; every graph makes a communicator of its own");
     return;
   }
   PMPI_Comm_set_errhandler(made, MPI_ERRORS_RETURN);
@@ -47,6 +47,18 @@ void open_shared_comm() {
 
 MPI_Comm shared_comm() {
   return g_shared;
+}
+
+int quiet_copy(MPI_Comm comm, MPI_Comm* made) {
+  // Any tag: the application has nothing in flight on comm (shared_comm.h).
+  constexpr int kCopyTag = 0;
+  *made = MPI_COMM_NULL;
+  MPI_Group group = MPI_GROUP_NULL;
+  int rc = PMPI_Comm_group(comm, &group);
+  if (rc != MPI_SUCCESS) return rc;
+  rc = PMPI_Comm_create_group(comm, group, kCopyTag, made);
+  PMPI_Group_free(&group);
+  return rc;
 }
 
 std::int64_t agreed_serials() {

@@ -1,6 +1,6 @@
-// nbrcoll's process-wide communicator: one duplicate of MPI_COMM_WORLD, made
-// in MPI_Init, that carries the messages of every graph whose processes are
-// all in MPI_COMM_WORLD. Graph creation then makes no communicator of its
+// nbrcoll's process-wide communicator: one copy of MPI_COMM_WORLD
+// (quiet_copy), made in MPI_Init, that carries the messages of every graph
+// whose processes are all in MPI_COMM_WORLD. Graph creation then makes no communicator of its
 // own, which cost 0.6-1 ms of every creation (bench/RESULTS.md at 71e5103).
 // Ranks there are world ranks (GraphInfo::process_of); each graph handle owns
 // a block of tags (tag_blocks.h), so no two graphs alive together share a tag.
@@ -32,6 +32,22 @@ void open_shared_comm();
 
 // The communicator, or MPI_COMM_NULL where it was not made.
 MPI_Comm shared_comm();
+
+// A communicator of comm's group in comm's rank order, made by every rank
+// of comm, that leaves comm's nonblocking-collective state alone: by
+// MPI_Comm_create_group, which Open MPI 4.1 runs by point-to-point messages
+// on comm under the given tag, where MPI_Comm_dup or MPI_Comm_create run its
+// nonblocking allreduce on comm. Called only where the application can have
+// nothing in flight on comm: in MPI_Init (MPI_COMM_WORLD) and inside the
+// creation call that made comm (a graph's private channel). Open
+// MPI 4.1 numbers a communicator's nonblocking collectives with tags that
+// count down from -27 and exchanges MPI_Dist_graph_create's edges (topo
+// treematch, its default) on the parent under the fixed tags -50 and -51: a
+// creation whose own cid allreduce reaches those tags can hang
+// (docs/KNOWN-ISSUES.md). A duplicate of MPI_COMM_WORLD there would move
+// that point to another creation, so a program that does not hang without
+// nbrcoll could hang with it. Also copies no attributes, info or topology.
+int quiet_copy(MPI_Comm comm, MPI_Comm* made);
 
 // MPI_TAG_UB of this process, asked once.
 long long tag_upper_bound();
