@@ -39,7 +39,7 @@ void launch_started(const std::shared_ptr<PersistentCall>& call) {
   if constexpr (kReport) {
     UserCall c;
     c.kind = call->kind;
-    tally_call(c, Mode::kPersistent, *op, clock.ns());
+    tally_call(c, Mode::kPersistent, *op, clock.ticks());
     owner = tally_bytes_at_end(op, std::move(owner));
   }
   track_started(std::move(op), *call->sequence, call->carrier, call->trigger, std::move(owner));

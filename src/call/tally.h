@@ -7,39 +7,36 @@
 // never comes here.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <type_traits>
 
 #include "call/decision.h"
 #include "call/user_call.h"
+#include "support/ticks.h"
 
 namespace nbrcoll {
 
 class Operation;
 
-// Nanoseconds since its construction (one steady_clock read at each end).
+// Ticks since its construction (support/ticks.h: one read at each end).
 class CallClock {
  public:
-  [[nodiscard]] std::uint64_t ns() const {
-    return static_cast<std::uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count());
-  }
+  [[nodiscard]] std::uint64_t ticks() const { return ticks_now() - start_; }
 
  private:
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::uint64_t start_ = ticks_now();
 };
 
 // Without the report: nothing read.
 struct NoClock {
-  [[nodiscard]] static std::uint64_t ns() { return 0; }
+  [[nodiscard]] static std::uint64_t ticks() { return 0; }
 };
 template <bool kOn>
 using CallClockIf = std::conditional_t<kOn, CallClock, NoClock>;
 
-// A call nbrcoll ran (`op`, started), `ns` spent in it so far.
-void tally_call(const UserCall& c, Mode mode, const Operation& op, std::uint64_t ns);
+// A call nbrcoll ran (`op`, started), `ticks` spent in it so far.
+void tally_call(const UserCall& c, Mode mode, const Operation& op, std::uint64_t ticks);
 // The bytes of `op`, whose messages are done.
 void tally_bytes(const Operation& op);
 // A call handed to the MPI.

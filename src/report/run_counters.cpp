@@ -5,12 +5,16 @@
 
 #include "support/config.h"
 #include "support/mpi_identity.h"
+#include "support/ticks.h"
 
 namespace nbrcoll::report {
 
 namespace {
 
 RunCounters g_counters;
+// The calls' time in ticks, turned into call_ns by the snapshot.
+std::uint64_t g_call_ticks = 0;
+TickRate g_rate;
 // Under MPI_THREAD_MULTIPLE calls of several threads add at once: then a
 // lock; otherwise the adds are plain (one thread is inside the MPI).
 bool g_lock = false;
@@ -30,14 +34,16 @@ void add(Add&& body) {
 
 void start() {
   detail::g_on = config().report != ReportTo::kOff;
-  if (detail::g_on) g_lock = mpi_threads_concurrent();
+  if (!detail::g_on) return;
+  g_lock = mpi_threads_concurrent();
+  g_rate.start();
 }
 
 void add_call(const CallTally& t) {
   add([&](RunCounters& c) {
     ++c.calls[t.kind][t.mode];
     ++c.plans[t.plan];
-    c.call_ns += t.ns;
+    g_call_ticks += t.ticks;
   });
 }
 
@@ -71,7 +77,10 @@ void add_late_plan(std::uint64_t ns) {
 
 RunCounters snapshot() {
   RunCounters copy;
-  add([&](RunCounters& c) { copy = c; });
+  add([&](RunCounters& c) {
+    copy = c;
+    copy.call_ns = g_rate.ns(g_call_ticks);
+  });
   return copy;
 }
 

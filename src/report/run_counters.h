@@ -59,7 +59,7 @@ struct CallTally {
   unsigned kind = 0;
   unsigned mode = 0;
   unsigned plan = 0;
-  std::uint64_t ns = 0;
+  std::uint64_t ticks = 0;  // support/ticks.h: nanoseconds at the report
 };
 void add_call(const CallTally& t);
 // The bytes a call's plan sent and one message per edge would have, per
