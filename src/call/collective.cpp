@@ -88,7 +88,7 @@ int blocking_body(const UserCall& c) {
     drive_to_end(op);
     rc = op.error();
     if constexpr (kReport) {
-      tally_call(c, Mode::kBlocking, op, clock.ticks());
+      tally_call(c.kind, Mode::kBlocking, op, clock.ticks());
       tally_bytes(op);
     }
   }
@@ -117,7 +117,7 @@ int nonblocking_body(const UserCall& c, MPI_Request* request) {
         std::make_shared<Operation>(state->info, schedule_of(*state, c), state->own, d, std::move(s), state->pool);
     launch(*op, *state->sequence);
     if constexpr (kReport) {
-      tally_call(c, Mode::kNonblocking, *op, clock.ticks());
+      tally_call(c.kind, Mode::kNonblocking, *op, clock.ticks());
       rc = track(op, *state->sequence, request, tally_bytes_at_end(op, nullptr));
     } else {
       rc = track(op, *state->sequence, request);

@@ -37,9 +37,7 @@ void launch_started(const std::shared_ptr<PersistentCall>& call) {
   launch(*op, *call->sequence);
   std::shared_ptr<void> owner = call;
   if constexpr (kReport) {
-    UserCall c;
-    c.kind = call->kind;
-    tally_call(c, Mode::kPersistent, *op, clock.ticks());
+    tally_call(call->kind, Mode::kPersistent, *op, clock.ticks());
     owner = tally_bytes_at_end(op, std::move(owner));
   }
   track_started(std::move(op), *call->sequence, call->carrier, call->trigger, std::move(owner));

@@ -43,9 +43,9 @@ struct BytesAtEnd {
 
 }  // namespace
 
-void tally_call(const UserCall& c, Mode mode, const Operation& op, std::uint64_t ticks) {
+void tally_call(Kind kind, Mode mode, const Operation& op, std::uint64_t ticks) {
   report::add_call(
-      {static_cast<unsigned>(c.kind), static_cast<unsigned>(mode), plan_of(op.decision(), op.scratch().choice), ticks});
+      {static_cast<unsigned>(kind), static_cast<unsigned>(mode), plan_of(op.decision(), op.scratch().choice), ticks});
 }
 
 // Every send of the call's chosen variants: its share of its block (a

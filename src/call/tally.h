@@ -35,8 +35,8 @@ struct NoClock {
 template <bool kOn>
 using CallClockIf = std::conditional_t<kOn, CallClock, NoClock>;
 
-// A call nbrcoll ran (`op`, started), `ticks` spent in it so far.
-void tally_call(const UserCall& c, Mode mode, const Operation& op, std::uint64_t ticks);
+// A call of `kind` nbrcoll ran (`op`, started), `ticks` spent in it so far.
+void tally_call(Kind kind, Mode mode, const Operation& op, std::uint64_t ticks);
 // The bytes of `op`, whose messages are done.
 void tally_bytes(const Operation& op);
 // A call handed to the MPI.
