@@ -87,10 +87,7 @@ int blocking_body(const UserCall& c) {
     launch(op, *state->sequence);
     drive_to_end(op);
     rc = op.error();
-    if constexpr (kReport) {
-      tally_call(c.kind, Mode::kBlocking, op, clock.ticks());
-      tally_bytes(op);
-    }
+    if constexpr (kReport) tally_blocking_call(c.kind, op, clock.ticks());
   }
   if (rc != MPI_SUCCESS) report_error(c, Mode::kBlocking, rc);
   return rc;

@@ -15,6 +15,7 @@
 #include "call/large_counts.h"
 #include "call/layout.h"
 #include "call/repeat.h"
+#include "call/tally.h"
 #include "engine/bundle_store.h"
 #include "engine/choice.h"
 #include "engine/engine.h"
@@ -42,6 +43,8 @@ struct CallScratch {
   std::uint64_t layout_generation = 0;
   StandingMessages kept_recvs;
   StandingMessages kept_sends;
+  // The run report's count of this layout's bytes (call/tally.cpp).
+  mutable TalliedBytes tallied;
   // Lets the buffers that hold data go (pack stages, bundles: they may be
   // large), keeping the per-fragment vectors for a later call; forgets
   // the last call and frees its kept messages (the scratch may serve

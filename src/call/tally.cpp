@@ -41,11 +41,9 @@ struct BytesAtEnd {
   }
 };
 
-}  // namespace
-
-void tally_call(Kind kind, Mode mode, const Operation& op, std::uint64_t ticks) {
-  report::add_call(
-      {static_cast<unsigned>(kind), static_cast<unsigned>(mode), plan_of(op.decision(), op.scratch().choice), ticks});
+report::CallTally call_tally(Kind kind, Mode mode, const Operation& op, std::uint64_t ticks) {
+  return {static_cast<unsigned>(kind), static_cast<unsigned>(mode), plan_of(op.decision(), op.scratch().choice),
+          ticks};
 }
 
 // Every send of the call's chosen variants: its share of its block (a
@@ -53,7 +51,7 @@ void tally_call(Kind kind, Mode mode, const Operation& op, std::uint64_t ticks) 
 // (engine/engine.h: setup); bundles: header and payload, as the engine
 // wrote them (engine/bundle_flow.h). The linear plan's sends: the same for
 // every send of the linear variant, which has one per edge.
-void tally_bytes(const Operation& op) {
+report::LinkBytes count_bytes(const Operation& op) {
   const algos::Schedule& schedule = op.schedule();
   const algos::Plan& plan = schedule.mixed.plan;
   const CallScratch& s = op.scratch();
@@ -98,7 +96,36 @@ void tally_bytes(const Operation& op) {
       sent[link_index(plan.bundle_sends[b].link)] += bytes;
     }
   }
-  report::add_bytes(sent, linear);
+  report::LinkBytes counted;
+  counted.assign(sent, linear);
+  return counted;
+}
+
+// A repeat of the call before it on the same scratch (call/repeat.h), and
+// every start of a persistent call, keeps the layout and so sends the same
+// bytes: counted once per layout.
+const report::LinkBytes& bytes_of_layout(const Operation& op) {
+  const CallScratch& s = op.scratch();
+  TalliedBytes& kept = s.tallied;
+  if (kept.layout_generation != s.layout_generation) {
+    kept.bytes = count_bytes(op);
+    kept.layout_generation = s.layout_generation;
+  }
+  return kept.bytes;
+}
+
+}  // namespace
+
+void tally_call(Kind kind, Mode mode, const Operation& op, std::uint64_t ticks) {
+  report::add_call(call_tally(kind, mode, op, ticks));
+}
+
+void tally_bytes(const Operation& op) {
+  report::add_bytes(bytes_of_layout(op));
+}
+
+void tally_blocking_call(Kind kind, const Operation& op, std::uint64_t ticks) {
+  report::add_call(call_tally(kind, Mode::kBlocking, op, ticks), &bytes_of_layout(op));
 }
 
 void tally_handoff(Handoff why) {

@@ -13,11 +13,19 @@
 
 #include "call/decision.h"
 #include "call/user_call.h"
+#include "report/run_counters.h"
 #include "support/ticks.h"
 
 namespace nbrcoll {
 
 class Operation;
+
+// The bytes a call of one layout sends per link class (its plan's and the
+// linear plan's), kept in its scratch for the next call of that layout.
+struct TalliedBytes {
+  std::uint64_t layout_generation = ~std::uint64_t{0};  // none yet
+  report::LinkBytes bytes;
+};
 
 // Ticks since its construction (support/ticks.h: one read at each end).
 class CallClock {
@@ -39,6 +47,8 @@ using CallClockIf = std::conditional_t<kOn, CallClock, NoClock>;
 void tally_call(Kind kind, Mode mode, const Operation& op, std::uint64_t ticks);
 // The bytes of `op`, whose messages are done.
 void tally_bytes(const Operation& op);
+// A blocking call: tally_call and tally_bytes in one.
+void tally_blocking_call(Kind kind, const Operation& op, std::uint64_t ticks);
 // A call handed to the MPI.
 void tally_handoff(Handoff why);
 // For a call the progress engine tracks (progress.h): `owner` (may be null)

@@ -39,20 +39,37 @@ void start() {
   g_rate.start();
 }
 
-void add_call(const CallTally& t) {
+
+void LinkBytes::assign(const std::uint64_t (&all_sent)[kLinkClasses], const std::uint64_t (&all_linear)[kLinkClasses]) {
+  used = 0;
+  for (unsigned k = 0; k < kLinkClasses; ++k) {
+    if (all_sent[k] == 0 && all_linear[k] == 0) continue;
+    link[used] = k;
+    sent[used] = all_sent[k];
+    linear[used] = all_linear[k];
+    ++used;
+  }
+}
+
+namespace {
+void add_to(RunCounters& c, const LinkBytes& b) {
+  for (unsigned i = 0; i < b.used; ++i) {
+    c.bytes[b.link[i]] += b.sent[i];
+    c.linear_bytes[b.link[i]] += b.linear[i];
+  }
+}
+}  // namespace
+
+void add_bytes(const LinkBytes& b) {
+  add([&](RunCounters& c) { add_to(c, b); });
+}
+
+void add_call(const CallTally& t, const LinkBytes* bytes) {
   add([&](RunCounters& c) {
     ++c.calls[t.kind][t.mode];
     ++c.plans[t.plan];
     g_call_ticks += t.ticks;
-  });
-}
-
-void add_bytes(const std::uint64_t (&sent)[kLinkClasses], const std::uint64_t (&linear)[kLinkClasses]) {
-  add([&](RunCounters& c) {
-    for (unsigned k = 0; k < kLinkClasses; ++k) {
-      c.bytes[k] += sent[k];
-      c.linear_bytes[k] += linear[k];
-    }
+    if (bytes != nullptr) add_to(c, *bytes);
   });
 }
 

@@ -61,10 +61,22 @@ struct CallTally {
   unsigned plan = 0;
   std::uint64_t ticks = 0;  // support/ticks.h: nanoseconds at the report
 };
-void add_call(const CallTally& t);
 // The bytes a call's plan sent and one message per edge would have, per
-// link class (added when the call's messages are done).
-void add_bytes(const std::uint64_t (&sent)[kLinkClasses], const std::uint64_t (&linear)[kLinkClasses]);
+// link class, listing only the classes the call used (most calls use one
+// or two: an add costs as many).
+struct LinkBytes {
+  unsigned used = 0;  // entries below
+  unsigned link[kLinkClasses] = {};
+  std::uint64_t sent[kLinkClasses] = {};
+  std::uint64_t linear[kLinkClasses] = {};
+  // Entries from full per-class arrays, leaving out classes with no bytes.
+  void assign(const std::uint64_t (&all_sent)[kLinkClasses], const std::uint64_t (&all_linear)[kLinkClasses]);
+};
+// Added when the call's messages are done.
+void add_bytes(const LinkBytes& b);
+// A call, and where its messages are done (a blocking call) its bytes: one
+// add for both.
+void add_call(const CallTally& t, const LinkBytes* bytes = nullptr);
 void add_handoff(unsigned reason);
 void add_graph_setup(std::uint64_t ns);
 void add_late_plan(std::uint64_t ns);
