@@ -8,6 +8,8 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "state/comm_state.h"
 #include "support/config.h"
@@ -20,6 +22,8 @@ using Clock = std::chrono::steady_clock;
 
 struct Running {
   std::string what;  // the call and its peers, formatted once when it starts
+  std::string waits;  // whom it waits for in the MPI (watchdog_waits_for), empty before its first wait
+  const std::vector<int>* process_of = nullptr;  // graph rank -> world rank (the graph outlives its call)
   int rank = 0;
   Clock::time_point start;
   int reported = 0;  // how many limits have passed and been reported
@@ -36,6 +40,8 @@ Registry& registry() {
   static auto* r = new Registry;  // never destroyed: the watchdog thread may outlive main's statics
   return *r;
 }
+
+thread_local long t_watched = -1;  // the registry id of this thread's running call
 
 std::string rank_list(const std::vector<int>& ranks, int me) {
   std::vector<int> sorted;
@@ -63,18 +69,25 @@ void watch(double limit) {
       const int periods = static_cast<int>(seconds / limit);
       if (periods <= call.reported) continue;
       call.reported = periods;
-      std::fprintf(stderr, "[nbrcoll %d] watchdog: %s has run for %.1f s\n", call.rank, call.what.c_str(), seconds);
+      std::fprintf(stderr, "[nbrcoll %d] watchdog: %s has run for %.1f s%s\n", call.rank, call.what.c_str(), seconds,
+                   call.waits.c_str());
     }
   }
 }
 
 }  // namespace
 
+bool watchdog_on() {
+  static const bool on = config().watchdog > 0;
+  return on;
+}
+
 WatchedCall::WatchedCall(const char* op, std::uint64_t call_number, const GraphInfo& info) {
   const double limit = config().watchdog;
   if (limit <= 0) return;
   Running call;
   call.rank = info.process_of[static_cast<std::size_t>(info.rank)];
+  call.process_of = &info.process_of;
   call.start = Clock::now();
   call.what = std::string(op) + " #" + std::to_string(call_number) + " on a graph communicator of " +
               std::to_string(info.size) + " ranks (rank " + std::to_string(info.rank) + " there; receives from " +
@@ -84,6 +97,8 @@ WatchedCall::WatchedCall(const char* op, std::uint64_t call_number, const GraphI
   std::lock_guard<std::mutex> lock(r.mutex);
   id_ = r.next_id++;
   r.running.emplace(id_, std::move(call));
+  outer_ = t_watched;
+  t_watched = id_;
   if (!r.thread_started) {
     r.thread_started = true;
     std::thread(watch, limit).detach();
@@ -92,9 +107,30 @@ WatchedCall::WatchedCall(const char* op, std::uint64_t call_number, const GraphI
 
 WatchedCall::~WatchedCall() {
   if (id_ < 0) return;
+  t_watched = outer_;
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   r.running.erase(id_);
+}
+
+void watchdog_waits_for(const std::vector<int>& from, const std::vector<int>& to) {
+  if (t_watched < 0) return;
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const auto it = r.running.find(t_watched);
+  if (it == r.running.end()) return;
+  Running& call = it->second;
+  std::string waits;
+  for (const auto& [ranks, side] : {std::pair{&from, "from "}, std::pair{&to, "to "}}) {
+    std::vector<int> world;
+    for (const int g : *ranks) {
+      if (g >= 0 && static_cast<std::size_t>(g) < call.process_of->size())
+        world.push_back((*call.process_of)[static_cast<std::size_t>(g)]);
+    }
+    if (world.empty()) continue;
+    waits += (waits.empty() ? "" : " and ") + std::string(side) + rank_list(world, -1);
+  }
+  call.waits = waits.empty() ? "" : "; waits in the MPI for messages " + waits + " (world ranks)";
 }
 
 }  // namespace nbrcoll

@@ -44,12 +44,12 @@ class HostTransport {
   int post_bytes_recv(engine::Token token, int peer, int tag, char* data, std::uint64_t bytes) {
     const ByteMessage m(bytes);
     return PMPI_Irecv(data, m.count(), m.type(), channel_.rank(peer), tag + channel_.tag_offset, channel_.comm,
-                      requests_.add(token));
+                      requests_.add(token, MessagePeer::from(peer)));
   }
   int post_bytes_send(engine::Token token, int peer, int tag, const char* data, std::uint64_t bytes) {
     const ByteMessage m(bytes);
     return PMPI_Isend(data, m.count(), m.type(), channel_.rank(peer), tag + channel_.tag_offset, channel_.comm,
-                      requests_.add(token));
+                      requests_.add(token, MessagePeer::to(peer)));
   }
 
   // Nothing forwarded: one Waitall (Testall unless `block`), then every

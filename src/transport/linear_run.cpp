@@ -41,7 +41,7 @@ bool LinearRun::side(StandingMessages* kept, const void* buffer, Post post) {
   }
   outcome_.note(kept->start());
   MpiRequests& set = kept->requests();
-  for (std::size_t i = 0; i < set.size(); ++i) *requests_.add_plain() = set.request(i);
+  for (std::size_t i = 0; i < set.size(); ++i) *requests_.add_plain(set.peer(i)) = set.request(i);
   return true;
 }
 
@@ -56,7 +56,8 @@ void LinearRun::post_recvs(MpiRequests& out, bool persistent) {
     const algos::ByteRange range = algos::share_bytes(r.share, blocks_.slot_bytes[slot]);
     const ByteMessage m(range.size());
     outcome_.note(recv(hollow ? nullptr : blocks_.slot_data[slot] + range.begin, m.count(), m.type(),
-                       channel_.rank(r.peer), r.tag + channel_.tag_offset, channel_.comm, out.add_plain()));
+                       channel_.rank(r.peer), r.tag + channel_.tag_offset, channel_.comm,
+                       out.add_plain(MessagePeer::from(r.peer))));
   }
 }
 
@@ -71,7 +72,7 @@ void LinearRun::post_sends(MpiRequests& out, bool persistent) {
     const algos::ByteRange range = algos::share_bytes(s.share, blocks_.send_size(block));
     const ByteMessage m(range.size());
     outcome_.note(send(hollow ? nullptr : blocks_.send(block) + range.begin, m.count(), m.type(), channel_.rank(s.peer),
-                       s.tag + channel_.tag_offset, channel_.comm, out.add_plain()));
+                       s.tag + channel_.tag_offset, channel_.comm, out.add_plain(MessagePeer::to(s.peer))));
   }
 }
 

@@ -4,6 +4,10 @@ namespace nbrcoll {
 
 bool MpiRequests::complete_all(bool block, int& first_error) {
   statuses_.resize(requests_.size());
+  if (block && watch_) {
+    wait_all_watched(first_error);
+    return true;
+  }
   const int n = static_cast<int>(requests_.size());
   int flag = 1;
   const int rc = block ? PMPI_Waitall(n, requests_.data(), statuses_.data())
@@ -24,6 +28,37 @@ bool MpiRequests::complete_all(bool block, int& first_error) {
   }
   settled_ = requests_.size();
   return true;
+}
+
+// As the failed Waitall above: each failed request freed, the first error kept.
+void MpiRequests::wait_all_watched(int& first_error) {
+  for (;;) {
+    tell_watchdog();
+    int index = MPI_UNDEFINED;
+    MPI_Status st;
+    const int rc = PMPI_Waitany(static_cast<int>(requests_.size()), requests_.data(), &index, &st);
+    if (index == MPI_UNDEFINED) {
+      note_error(first_error, rc);
+      break;
+    }
+    const auto i = static_cast<std::size_t>(index);
+    statuses_[i] = st;
+    completed(i);
+    if (rc != MPI_SUCCESS) {
+      note_error(first_error, rc);
+      release_failed(requests_[i]);
+    }
+  }
+  settled_ = requests_.size();
+}
+
+void MpiRequests::tell_watchdog() const {
+  std::vector<int> from;
+  std::vector<int> to;
+  for (std::size_t i = 0; i < pending_.size(); ++i) {
+    if (pending_[i] != 0) (peers_[i].receive ? from : to).push_back(peers_[i].rank);
+  }
+  watchdog_waits_for(from, to);
 }
 
 }  // namespace nbrcoll

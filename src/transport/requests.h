@@ -7,6 +7,11 @@
 // A request that completes with an error (a truncated receive) is freed at
 // once and never waited for again: MPICH frees it in Waitsome and Waitall,
 // Open MPI leaves it allocated.
+//
+// Under NBRCOLL_WATCHDOG each request also records its peer, and before
+// each blocking wait the peers whose messages are still outstanding go to
+// the watchdog (support/watchdog.h); a blocking wait for all of them is
+// then made one completion at a time (Waitany), so that it knows which.
 #pragma once
 
 #include <mpi.h>
@@ -15,14 +20,25 @@
 #include <vector>
 
 #include "engine/token.h"
+#include "support/watchdog.h"
 
 namespace nbrcoll {
+
+// Whom a message comes from or goes to: a graph rank (for the watchdog).
+struct MessagePeer {
+  int rank = -1;
+  bool receive = false;
+  static MessagePeer from(int r) { return {r, true}; }
+  static MessagePeer to(int r) { return {r, false}; }
+};
 
 class MpiRequests {
  public:
   void clear() {
     requests_.clear();
     tokens_.clear();
+    peers_.clear();
+    pending_.clear();
     settled_ = 0;
   }
   // Pointers into the requests are handed out while posting: no
@@ -31,18 +47,23 @@ class MpiRequests {
     requests_.reserve(messages);
     tokens_.reserve(messages);
   }
-  MPI_Request* add(engine::Token token) {
-    requests_.push_back(MPI_REQUEST_NULL);
+  MPI_Request* add(engine::Token token, MessagePeer peer) {
     tokens_.push_back(token);
-    return &requests_.back();
+    return add_plain(peer);
   }
   // A request without a token, for a run that completes all at once and
   // knows its order (the host fast path): it never asks for tokens, and
   // never mixes add() with this.
-  MPI_Request* add_plain() {
+  MPI_Request* add_plain(MessagePeer peer) {
+    if (watch_) {
+      peers_.push_back(peer);
+      pending_.push_back(1);
+    }
     requests_.push_back(MPI_REQUEST_NULL);
     return &requests_.back();
   }
+  // Request i's peer (under the watchdog only; else none).
+  [[nodiscard]] MessagePeer peer(std::size_t i) const { return watch_ ? peers_[i] : MessagePeer{}; }
   [[nodiscard]] std::size_t size() const { return requests_.size(); }
   [[nodiscard]] MPI_Request& request(std::size_t i) { return requests_[i]; }
   // The requests from the i-th on (i up to size()).
@@ -68,9 +89,19 @@ class MpiRequests {
   // Which requests a failed Waitsome completed is unknown: one at a time.
   template <class OnDone>
   bool complete_one(OnDone&& on_done);
+  // The watchdog's blocking Waitall: Waitany until none is left.
+  void wait_all_watched(int& first_error);
+  // Tells the watchdog whose messages are still outstanding (before a blocking wait).
+  void tell_watchdog() const;
+  void completed(std::size_t i) {
+    if (watch_) pending_[i] = 0;
+  }
 
+  bool watch_ = watchdog_on();
   std::vector<MPI_Request> requests_;
   std::vector<engine::Token> tokens_;
+  std::vector<MessagePeer> peers_;  // under the watchdog: each request's peer
+  std::vector<char> pending_;       // under the watchdog: each request not yet seen complete
   std::vector<MPI_Status> statuses_;
   std::vector<int> done_;
   std::size_t settled_ = 0;  // requests completed (or freed after an error)
@@ -90,10 +121,12 @@ template <class OnDone>
 bool MpiRequests::complete_one(OnDone&& on_done) {
   int index = MPI_UNDEFINED;
   MPI_Status st;
+  if (watch_) tell_watchdog();
   const int rc = PMPI_Waitany(static_cast<int>(requests_.size()), requests_.data(), &index, &st);
   if (index == MPI_UNDEFINED) return false;
   const auto i = static_cast<std::size_t>(index);
   if (rc != MPI_SUCCESS) release_failed(requests_[i]);
+  completed(i);
   ++settled_;
   on_done(tokens_[i], rc, rc == MPI_SUCCESS ? &st : nullptr);
   return true;
@@ -105,6 +138,7 @@ bool MpiRequests::complete_some(bool poll, int& first_error, OnDone&& on_done) {
   done_.resize(requests_.size());
   statuses_.resize(requests_.size());
   int count = 0;
+  if (watch_ && !poll) tell_watchdog();
   const int rc = poll ? PMPI_Testsome(n, requests_.data(), &count, done_.data(), statuses_.data())
                       : PMPI_Waitsome(n, requests_.data(), &count, done_.data(), statuses_.data());
   if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) {
@@ -118,6 +152,7 @@ bool MpiRequests::complete_some(bool poll, int& first_error, OnDone&& on_done) {
     const auto index = static_cast<std::size_t>(done_[i]);
     const int error = rc == MPI_ERR_IN_STATUS ? statuses_[i].MPI_ERROR : MPI_SUCCESS;
     if (error != MPI_SUCCESS) release_failed(requests_[index]);
+    completed(index);
     on_done(tokens_[index], error, &statuses_[i]);
   }
   return true;

@@ -72,13 +72,13 @@ void DeviceTransport::prepare(Engine& engine, std::size_t messages) {
 int DeviceTransport::post_bytes_recv(engine::Token token, int peer, int tag, char* data, std::uint64_t bytes) {
   const ByteMessage m(bytes);
   return PMPI_Irecv(data, m.count(), m.type(), channel_.rank(peer), tag + channel_.tag_offset, channel_.comm,
-                    requests_.add(token));
+                    requests_.add(token, MessagePeer::from(peer)));
 }
 
 int DeviceTransport::post_bytes_send(engine::Token token, int peer, int tag, const char* data, std::uint64_t bytes) {
   const ByteMessage m(bytes);
   return PMPI_Isend(data, m.count(), m.type(), channel_.rank(peer), tag + channel_.tag_offset, channel_.comm,
-                    requests_.add(token));
+                    requests_.add(token, MessagePeer::to(peer)));
 }
 
 // The data receive (into its slot, or staging) and the note receive.
@@ -95,7 +95,7 @@ int DeviceTransport::post_recv(std::size_t r, char* data, std::uint64_t bytes) {
   scratch_.note_request[r] = requests_.size();
   const int note = PMPI_Irecv(&scratch_.recv_desc[r], sizeof(IpcDescriptor), MPI_BYTE, channel_.rank(recv.peer),
                               recv.tag + channel_.tag_offset + routing_.note_shift, channel_.comm,
-                              requests_.add({kNote, static_cast<int>(r)}));
+                              requests_.add({kNote, static_cast<int>(r)}, MessagePeer::from(recv.peer)));
   if (rc == MPI_SUCCESS) rc = note;
   return rc;
 }
@@ -145,11 +145,11 @@ int DeviceTransport::send_note(std::size_t s, Route route, const char* data, std
     // The peer reads this rank's memory: this call ends only after its ack.
     scratch_.ack_posted[peer] = 1;
     note_error(rc, PMPI_Irecv(nullptr, 0, MPI_BYTE, channel_.rank(send.peer), routing_.ack_tag, channel_.comm,
-                              requests_.add({kAckRecv, send.peer})));
+                              requests_.add({kAckRecv, send.peer}, MessagePeer::from(send.peer))));
   }
   note_error(rc, PMPI_Isend(&d, sizeof(IpcDescriptor), MPI_BYTE, channel_.rank(send.peer),
                             send.tag + channel_.tag_offset + routing_.note_shift, channel_.comm,
-                            requests_.add({Op::kSend, static_cast<int>(s)})));
+                            requests_.add({Op::kSend, static_cast<int>(s)}, MessagePeer::to(send.peer))));
   return rc;
 }
 
@@ -273,7 +273,7 @@ void DeviceTransport::after_arrival(std::size_t r, Engine& engine) {
   const auto p = static_cast<std::size_t>(peer);
   if (--scratch_.left_from[p] == 0 && scratch_.read_from[p] != 0)
     engine.note(PMPI_Isend(nullptr, 0, MPI_BYTE, channel_.rank(peer), routing_.ack_tag, channel_.comm,
-                           requests_.add({kAckSend, peer})));
+                           requests_.add({kAckSend, peer}, MessagePeer::to(peer))));
 }
 
 // A local copy (self or duplicate edge) into a receive slot, from bytes on
