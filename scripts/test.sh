@@ -42,6 +42,11 @@ esac
 
 start=$SECONDS
 say_time() { echo "test.sh: $1 took $((SECONDS - ${2})) s"; }
+# Debug information of line tables only (-g1): stack traces and sanitizer
+# reports keep file and line, and the compiler spends about a quarter less
+# time than with -g (the same code: -g changes no instruction).
+line_tables=("-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"
+  "-DCMAKE_Fortran_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG")
 if [[ "$mpi" != mpich ]]; then
   if [[ -n "${NBRCOLL_SANITIZE:-}" ]]; then
     dir=build-asan
@@ -50,11 +55,11 @@ if [[ "$mpi" != mpich ]]; then
     # Debug (assertions on) at -O1, as AddressSanitizer advises: at -O0 the
     # planner's template code ran 20-50 times slower than unsanitized.
     scripts/build.sh "$dir" -DNBRCOLL_SANITIZE="$NBRCOLL_SANITIZE" -DCMAKE_BUILD_TYPE=Debug \
-      "-DCMAKE_CXX_FLAGS_DEBUG=-g -O1" "-DCMAKE_C_FLAGS_DEBUG=-g -O1" -DNBRCOLL_BUILD_BENCH=OFF \
+      "-DCMAKE_CXX_FLAGS_DEBUG=-g1 -O1" "-DCMAKE_C_FLAGS_DEBUG=-g1 -O1" -DNBRCOLL_BUILD_BENCH=OFF \
       -DNBRCOLL_WITH_HIP=OFF -DNBRCOLL_WITH_CUDA=OFF
   else
     dir=build
-    scripts/build.sh "$dir"
+    scripts/build.sh "$dir" "${line_tables[@]}"
   fi
   t=$SECONDS
   ctest --test-dir "$dir" --output-on-failure -j"$(nproc)" "${select[@]}" ${CTEST_ARGS:-}
@@ -67,13 +72,14 @@ if [[ "$mpi" != openmpi ]]; then
   # benchmarks are built for nbrcoll-bench --persistent, which needs MPI 4
   # (Open MPI 4.1 is MPI 3.1): its test is in the subset.
   dir=build-mpich
-  sanitize=()
+  flags=("${line_tables[@]}")
   if [[ -n "${NBRCOLL_SANITIZE:-}" ]]; then
     dir=build-mpich-asan
-    sanitize=(-DNBRCOLL_SANITIZE="$NBRCOLL_SANITIZE" -DCMAKE_BUILD_TYPE=Debug)
+    flags=(-DNBRCOLL_SANITIZE="$NBRCOLL_SANITIZE" -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-g1 -O1"
+      "-DCMAKE_C_FLAGS_DEBUG=-g1 -O1")
   fi
   NBRCOLL_MPI=mpich scripts/build.sh "$dir" -DNBRCOLL_WITH_HIP=OFF -DNBRCOLL_WITH_CUDA=OFF \
-    -DNBRCOLL_BUILD_BENCH=ON -DNBRCOLL_TEST_AREAS=bench "${sanitize[@]}"
+    -DNBRCOLL_BUILD_BENCH=ON -DNBRCOLL_TEST_AREAS=bench "${flags[@]}"
   t=$SECONDS
   ctest --test-dir "$dir" --output-on-failure -j"$(nproc)" -L mpich "${select[@]}"
   say_time "the MPICH tests ($tier)" "$t"
