@@ -7,6 +7,12 @@
 // A request that completes with an error (a truncated receive) is freed at
 // once and never waited for again: MPICH frees it in Waitsome and Waitall,
 // Open MPI leaves it allocated.
+//
+// Requests dropped before they completed (cleared or destroyed while some
+// were never settled) stay held by the MPI for good: they are counted as
+// held handles (report/held_handles.h). A set whose requests are
+// persistent and freed by their owner (standing_messages.h) gives them up
+// first.
 #pragma once
 
 #include <mpi.h>
@@ -15,12 +21,18 @@
 #include <vector>
 
 #include "engine/token.h"
+#include "report/held_handles.h"
 
 namespace nbrcoll {
 
 class MpiRequests {
  public:
+  MpiRequests() = default;
+  MpiRequests(const MpiRequests&) = delete;
+  MpiRequests& operator=(const MpiRequests&) = delete;
+  ~MpiRequests() { count_dropped(); }
   void clear() {
+    count_dropped();
     requests_.clear();
     tokens_.clear();
     settled_ = 0;
@@ -50,6 +62,8 @@ class MpiRequests {
   [[nodiscard]] engine::Token token(std::size_t i) const { return tokens_[i]; }
   [[nodiscard]] const MPI_Status& status(std::size_t i) const { return statuses_[i]; }
   [[nodiscard]] bool settled() const { return settled_ == requests_.size(); }
+  // None of the requests is active any more (none left to complete, or
+  // each freed by its owner): none counts as dropped.
   void give_up() { settled_ = requests_.size(); }
 
   // Waitall (Testall unless `block`) of every request: false while some are
@@ -74,6 +88,11 @@ class MpiRequests {
   std::vector<MPI_Status> statuses_;
   std::vector<int> done_;
   std::size_t settled_ = 0;  // requests completed (or freed after an error)
+
+  void count_dropped() const {
+    if (settled_ < requests_.size())
+      report::note_made(report::Handle::kRequest, static_cast<std::int64_t>(requests_.size() - settled_));
+  }
 };
 
 // Frees a request that completed with an error (see above).
