@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "report/held_handles.h"
+
 namespace nbrcoll {
 
 namespace {
@@ -36,7 +38,11 @@ bool gapless_in_order(MPI_Datatype type, int depth) {
   int nd2 = 0;
   int inner_combiner = 0;
   PMPI_Type_get_envelope(inner, &ni2, &na2, &nd2, &inner_combiner);
-  if (inner_combiner != MPI_COMBINER_NAMED) PMPI_Type_free(&types[0]);
+  // A derived type MPI_Type_get_contents returns is a new handle to free.
+  if (inner_combiner != MPI_COMBINER_NAMED) {
+    report::note_made(report::Handle::kDatatype);
+    if (PMPI_Type_free(&types[0]) == MPI_SUCCESS) report::note_freed(report::Handle::kDatatype);
+  }
   return ok;
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <climits>
 
+#include "report/held_handles.h"
+
 namespace nbrcoll {
 
 namespace {
@@ -21,7 +23,8 @@ class PackView {
     MPI_Aint extent = 0;
     PMPI_Type_get_true_extent(type, &lb, &extent);
     const MPI_Aint shift = -lb;
-    PMPI_Type_create_struct(1, &count, &shift, &type, &view_);
+    if (PMPI_Type_create_struct(1, &count, &shift, &type, &view_) == MPI_SUCCESS)
+      report::note_made(report::Handle::kDatatype);
     PMPI_Type_commit(&view_);
     base_ = offset_address(nullptr, lb);
     count_ = 1;
@@ -30,7 +33,8 @@ class PackView {
   PackView(const PackView&) = delete;
   PackView& operator=(const PackView&) = delete;
   ~PackView() {
-    if (view_ != MPI_DATATYPE_NULL) PMPI_Type_free(&view_);
+    if (view_ != MPI_DATATYPE_NULL && PMPI_Type_free(&view_) == MPI_SUCCESS)
+      report::note_freed(report::Handle::kDatatype);
   }
   [[nodiscard]] void* base() const { return base_; }
   [[nodiscard]] int count() const { return count_; }

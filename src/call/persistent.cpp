@@ -9,6 +9,7 @@
 #include "call/operation.h"
 #include "call/progress.h"
 #include "call/tally.h"
+#include "report/held_handles.h"
 #include "report/run_counters.h"
 
 namespace nbrcoll {
@@ -49,6 +50,7 @@ int register_persistent(std::shared_ptr<PersistentCall> call, MPI_Request* reque
   const std::lock_guard<std::mutex> lock(g_mutex);
   if (g_self == MPI_COMM_NULL) {
     if (const int rc = PMPI_Comm_dup(MPI_COMM_SELF, &g_self); rc != MPI_SUCCESS) return rc;
+    report::note_made(report::Handle::kCommunicator);  // for the rest of the run
   }
   const int tag = g_next_tag;
   g_next_tag = (g_next_tag + 1) % 32767;  // MPI_TAG_UB is at least 32767
@@ -58,6 +60,7 @@ int register_persistent(std::shared_ptr<PersistentCall> call, MPI_Request* reque
     if (call->carrier != MPI_REQUEST_NULL) PMPI_Request_free(&call->carrier);
     return rc;
   }
+  report::note_made(report::Handle::kRequest, 2);
   *request = call->carrier;
   g_calls.push_back(std::move(call));
   g_count.fetch_add(1, std::memory_order_release);
@@ -98,8 +101,9 @@ bool free_persistent(MPI_Request* request) {
     g_count.fetch_sub(1, std::memory_order_release);
   }
   *request = MPI_REQUEST_NULL;
-  PMPI_Request_free(&call->carrier);
-  PMPI_Request_free(&call->trigger);
+  for (MPI_Request* r : {&call->carrier, &call->trigger}) {
+    if (PMPI_Request_free(r) == MPI_SUCCESS) report::note_freed(report::Handle::kRequest);
+  }
   return true;
 }
 

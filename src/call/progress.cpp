@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "call/operation.h"
+#include "report/held_handles.h"
 #include "state/comm_state.h"
 #include "support/log.h"
 #include "support/mpi_identity.h"
@@ -50,6 +51,7 @@ int query_fn(void* extra, MPI_Status* status) {
 
 int free_fn(void* extra) {
   delete static_cast<Outcome*>(extra);
+  report::note_freed(report::Handle::kRequest);
   return MPI_SUCCESS;
 }
 
@@ -142,6 +144,7 @@ int track(std::shared_ptr<Operation> op, CallSequence& sequence, MPI_Request* re
     drive_to_end(*op);  // its peers still need it
     return rc;
   }
+  report::note_made(report::Handle::kRequest);  // until free_fn
   *request = req;
   const std::lock_guard<std::mutex> lock(g_mutex);
   g_calls.push_back({std::move(op), req, outcome, MPI_REQUEST_NULL, std::move(owner)});
@@ -226,20 +229,24 @@ int active_collective_refusal(bool cancel) {
     MPI_Errhandler self = MPI_ERRHANDLER_NULL;
     PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &world);
     PMPI_Comm_get_errhandler(MPI_COMM_SELF, &self);
+    report::note_made(report::Handle::kErrhandler, 2);
     PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     std::array<int, 2> rc{};
     for (std::size_t k = 0; k < 2; ++k) {
       MPI_Request r = MPI_REQUEST_NULL;
       PMPI_Ibarrier(MPI_COMM_SELF, &r);
+      if (r != MPI_REQUEST_NULL) report::note_made(report::Handle::kRequest);
       rc[k] = k == 0 ? PMPI_Request_free(&r) : PMPI_Cancel(&r);
       if (r != MPI_REQUEST_NULL) PMPI_Wait(&r, MPI_STATUS_IGNORE);
+      if (r == MPI_REQUEST_NULL) report::note_freed(report::Handle::kRequest);
       if (rc[k] == MPI_SUCCESS) rc[k] = MPI_ERR_REQUEST;
     }
     PMPI_Comm_set_errhandler(MPI_COMM_WORLD, world);
     PMPI_Comm_set_errhandler(MPI_COMM_SELF, self);
-    PMPI_Errhandler_free(&world);
-    PMPI_Errhandler_free(&self);
+    for (MPI_Errhandler* e : {&world, &self}) {
+      if (PMPI_Errhandler_free(e) == MPI_SUCCESS) report::note_freed(report::Handle::kErrhandler);
+    }
     return rc;
   }();
   return answers[cancel ? 1 : 0];

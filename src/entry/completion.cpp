@@ -147,8 +147,10 @@ int MPI_Startall(int count, MPI_Request requests[]) {
 // if NBRCOLL_REPORT asks for one (gathered to world rank 0).
 int MPI_Finalize() {
   nbrcoll::drain();
-  nbrcoll::StandingMessages::release_all();  // held by communicators never freed
+  // The report first: the handles it counts are those the application's
+  // run left held, the kept messages of communicators never freed among them.
   nbrcoll::report::finish(handoff_names());
+  nbrcoll::StandingMessages::release_all();  // held by communicators never freed
   return PMPI_Finalize();
 }
 

@@ -125,6 +125,17 @@ std::string report_text(const std::vector<RunCounters>& ranks, const HandoffName
        "peak RSS per rank (getrusage: the whole process; nbrcoll does not count its own allocations): min %.1f MiB, "
        "median %.1f MiB, max %.1f MiB",
        rss.min, rss.median, rss.max);
+  // Signed: a count below zero (a free counted twice) must show as one.
+  std::string kinds;
+  for (unsigned k = 0; k < kHandleKinds; ++k) {
+    long long sum_held = 0;
+    for (const RunCounters& r : ranks) sum_held += static_cast<long long>(static_cast<std::int64_t>(r.held[k]));
+    kinds += (k == 0 ? "" : ", ") + std::string(kHandleNames[k]) + " " + std::to_string(sum_held);
+  }
+  line(out,
+       "MPI handles still held at finalize (made by nbrcoll and not freed, summed over ranks; its own communicator "
+       "and attribute keys go inside MPI_Finalize): %s",
+       kinds.c_str());
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "algos/plan.h"
+#include "report/held_handles.h"
 
 namespace nbrcoll::report {
 
@@ -36,6 +37,9 @@ struct RunCounters {
   std::uint64_t late_plans = 0;  // graphs planned at a blocking call (state/late_plans.h)
   std::uint64_t late_ns = 0;
   std::uint64_t peak_rss_kib = 0;  // filled at MPI_Finalize (getrusage)
+  // The MPI handles nbrcoll held when MPI_Finalize began (held_handles.h;
+  // an int64 in each word), filled there.
+  std::uint64_t held[kHandleKinds] = {};
 };
 static_assert(std::is_trivially_copyable_v<RunCounters> && sizeof(RunCounters) % sizeof(std::uint64_t) == 0);
 inline constexpr int kCounterWords = static_cast<int>(sizeof(RunCounters) / sizeof(std::uint64_t));

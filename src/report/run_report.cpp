@@ -41,6 +41,8 @@ void finish(const HandoffNames& handoffs) {
   if (!on()) return;
   RunCounters mine = snapshot();
   mine.peak_rss_kib = peak_rss_kib();
+  const HeldHandles now = held();
+  for (unsigned k = 0; k < kHandleKinds; ++k) mine.held[k] = static_cast<std::uint64_t>(now.count[k]);
   int rank = 0;
   int size = 1;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);

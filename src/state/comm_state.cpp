@@ -4,6 +4,7 @@
 #include <mutex>
 #include <new>
 
+#include "report/held_handles.h"
 #include "state/shared_comm.h"
 #include "state/tag_blocks.h"
 #include "support/log.h"
@@ -20,6 +21,7 @@ void complete_idup(OwnedComm& own) {
   if (own.pending == MPI_REQUEST_NULL) return;
   const auto start = std::chrono::steady_clock::now();
   if (PMPI_Wait(&own.pending, MPI_STATUS_IGNORE) != MPI_SUCCESS) own.comm = MPI_COMM_NULL;
+  if (own.pending == MPI_REQUEST_NULL) report::note_freed(report::Handle::kRequest);
   if (own.comm != MPI_COMM_NULL) PMPI_Comm_set_errhandler(own.comm, MPI_ERRORS_RETURN);
   log(LogLevel::kTrace, "private communicator of a duplicate completed, after %.0f us of waiting",
       std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
@@ -76,6 +78,8 @@ int copy_state(MPI_Comm, int, void*, void* attribute_val_in, void* attribute_val
     delete copy;
     return MPI_SUCCESS;
   }
+  report::note_made(report::Handle::kCommunicator);
+  report::note_made(report::Handle::kRequest);
   copy->own->pending = pending;
   from->own->newest_copy = copy->own;
   *flag = 1;
@@ -94,8 +98,9 @@ int delete_state(MPI_Comm, int, void* attribute_val, void*) {
 
 // Frees the keyval at MPI_Finalize (MPI_COMM_SELF's attributes are deleted first thing there).
 int free_keyval_at_finalize(MPI_Comm, int keyval, void*, void*) {
-  if (g_keyval != MPI_KEYVAL_INVALID) PMPI_Comm_free_keyval(&g_keyval);
-  PMPI_Comm_free_keyval(&keyval);
+  if (g_keyval != MPI_KEYVAL_INVALID && PMPI_Comm_free_keyval(&g_keyval) == MPI_SUCCESS)
+    report::note_freed(report::Handle::kKeyval);
+  if (PMPI_Comm_free_keyval(&keyval) == MPI_SUCCESS) report::note_freed(report::Handle::kKeyval);
   return MPI_SUCCESS;
 }
 
@@ -106,9 +111,12 @@ int ensure_keyval() {
   std::call_once(once, [] {
     result = PMPI_Comm_create_keyval(copy_state, delete_state, &g_keyval, nullptr);
     if (result != MPI_SUCCESS) return;
+    report::note_made(report::Handle::kKeyval);
     int finalizer = MPI_KEYVAL_INVALID;
     result = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_keyval_at_finalize, &finalizer, nullptr);
-    if (result == MPI_SUCCESS) result = PMPI_Comm_set_attr(MPI_COMM_SELF, finalizer, nullptr);
+    if (result != MPI_SUCCESS) return;
+    report::note_made(report::Handle::kKeyval);
+    result = PMPI_Comm_set_attr(MPI_COMM_SELF, finalizer, nullptr);
   });
   return result;
 }
@@ -128,7 +136,8 @@ OwnedComm::OwnedComm(std::int64_t graph_serial, int handle_index)
 OwnedComm::~OwnedComm() {
   int finalized = 0;
   PMPI_Finalized(&finalized);
-  if (comm != MPI_COMM_NULL && !shared && !finalized) PMPI_Comm_free(&comm);
+  if (comm != MPI_COMM_NULL && !shared && !finalized && PMPI_Comm_free(&comm) == MPI_SUCCESS)
+    report::note_freed(report::Handle::kCommunicator);
 }
 
 int attach_state(MPI_Comm graph_comm, std::shared_ptr<const GraphInfo> info, std::shared_ptr<OwnedComm> channel) {

@@ -3,6 +3,7 @@
 #include <mutex>
 #include <new>
 
+#include "report/held_handles.h"
 #include "state/shared_comm.h"
 #include "state/tag_blocks.h"
 #include "support/log.h"
@@ -48,6 +49,7 @@ int line_keyval() {
     int k = MPI_KEYVAL_INVALID;
     if (PMPI_Comm_create_keyval(copy_line, delete_line, &k, nullptr) != MPI_SUCCESS)
       return static_cast<int>(MPI_KEYVAL_INVALID);
+    report::note_made(report::Handle::kKeyval);
     return k;
   }();
   return keyval;

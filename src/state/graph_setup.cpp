@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "report/held_handles.h"
 #include "state/cost_tables.h"
 #include "state/creation_line.h"
 #include "state/late_plans.h"
@@ -169,7 +170,12 @@ WorldRanks world_ranks_of(MPI_Comm comm, bool translate) {
   MPI_Group world = MPI_GROUP_NULL;
   int size = 0;
   WorldRanks there;
-  if (PMPI_Comm_group(comm, &group) == MPI_SUCCESS && PMPI_Comm_group(MPI_COMM_WORLD, &world) == MPI_SUCCESS &&
+  const auto group_of = [](MPI_Comm c, MPI_Group* g) {
+    const int rc = PMPI_Comm_group(c, g);
+    if (rc == MPI_SUCCESS) report::note_made(report::Handle::kGroup);
+    return rc;
+  };
+  if (group_of(comm, &group) == MPI_SUCCESS && group_of(MPI_COMM_WORLD, &world) == MPI_SUCCESS &&
       PMPI_Group_size(group, &size) == MPI_SUCCESS) {
     if (group == world) {
       there.in_world = there.identity = true;
@@ -184,8 +190,9 @@ WorldRanks world_ranks_of(MPI_Comm comm, bool translate) {
       if (!there.in_world || there.identity) there.ranks.clear();
     }
   }
-  if (group != MPI_GROUP_NULL) PMPI_Group_free(&group);
-  if (world != MPI_GROUP_NULL) PMPI_Group_free(&world);
+  for (MPI_Group* g : {&group, &world}) {
+    if (*g != MPI_GROUP_NULL && PMPI_Group_free(g) == MPI_SUCCESS) report::note_freed(report::Handle::kGroup);
+  }
   return there;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <mutex>
 
+#include "report/held_handles.h"
 #include "state/tag_blocks.h"
 #include "support/config.h"
 #include "support/log.h"
@@ -20,8 +21,9 @@ int g_claims_open = 0;
 // MPI_Finalize deletes MPI_COMM_SELF's attributes first thing: the shared
 // communicator goes then, while MPI still works.
 int free_at_finalize(MPI_Comm, int keyval, void*, void*) {
-  if (g_shared != MPI_COMM_NULL) PMPI_Comm_free(&g_shared);
-  PMPI_Comm_free_keyval(&keyval);
+  if (g_shared != MPI_COMM_NULL && PMPI_Comm_free(&g_shared) == MPI_SUCCESS)
+    report::note_freed(report::Handle::kCommunicator);
+  if (PMPI_Comm_free_keyval(&keyval) == MPI_SUCCESS) report::note_freed(report::Handle::kKeyval);
   return MPI_SUCCESS;
 }
 
@@ -37,8 +39,9 @@ void open_shared_comm() {
     return;
   }
   PMPI_Comm_set_errhandler(made, MPI_ERRORS_RETURN);
-  if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_at_finalize, &keyval, nullptr) != MPI_SUCCESS ||
-      PMPI_Comm_set_attr(MPI_COMM_SELF, keyval, nullptr) != MPI_SUCCESS) {
+  const int key_made = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_at_finalize, &keyval, nullptr);
+  if (key_made == MPI_SUCCESS) report::note_made(report::Handle::kKeyval);
+  if (key_made != MPI_SUCCESS || PMPI_Comm_set_attr(MPI_COMM_SELF, keyval, nullptr) != MPI_SUCCESS) {
     // Left for the MPI to reclaim at MPI_Finalize; still usable.
     log(LogLevel::kInfo, "cannot hook MPI_Finalize to free the shared communicator");
   }
@@ -56,8 +59,10 @@ int quiet_copy(MPI_Comm comm, MPI_Comm* made) {
   MPI_Group group = MPI_GROUP_NULL;
   int rc = PMPI_Comm_group(comm, &group);
   if (rc != MPI_SUCCESS) return rc;
+  report::note_made(report::Handle::kGroup);
   rc = PMPI_Comm_create_group(comm, group, kCopyTag, made);
-  PMPI_Group_free(&group);
+  if (rc == MPI_SUCCESS && *made != MPI_COMM_NULL) report::note_made(report::Handle::kCommunicator);
+  if (PMPI_Group_free(&group) == MPI_SUCCESS) report::note_freed(report::Handle::kGroup);
   return rc;
 }
 

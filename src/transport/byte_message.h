@@ -8,6 +8,8 @@
 #include <climits>
 #include <cstdint>
 
+#include "report/held_handles.h"
+
 namespace nbrcoll {
 
 class ByteMessage {
@@ -23,7 +25,7 @@ class ByteMessage {
   ByteMessage& operator=(const ByteMessage&) = delete;
   // A datatype may be freed while operations that use it are pending.
   ~ByteMessage() {
-    if (type_ != MPI_BYTE) PMPI_Type_free(&type_);
+    if (type_ != MPI_BYTE && PMPI_Type_free(&type_) == MPI_SUCCESS) report::note_freed(report::Handle::kDatatype);
   }
   [[nodiscard]] int count() const { return count_; }
   [[nodiscard]] MPI_Datatype type() const { return type_; }

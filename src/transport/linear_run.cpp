@@ -9,6 +9,12 @@ namespace nbrcoll {
 
 namespace {
 constexpr auto kLinear = static_cast<std::size_t>(algos::Variant::kLinear);
+
+// A kept message made (MPI_Recv_init, MPI_Send_init): held until its set is
+// released (standing_messages.cpp).
+void count_persistent(MPI_Request req) {
+  if (req != MPI_REQUEST_NULL) report::note_made(report::Handle::kRequest);
+}
 }  // namespace
 
 void LinearRun::start() {
@@ -55,9 +61,10 @@ void LinearRun::post_recvs(MpiRequests& out, bool persistent) {
     const auto slot = static_cast<std::size_t>(r.slot);
     const algos::ByteRange range = algos::share_bytes(r.share, blocks_.slot_bytes[slot]);
     const ByteMessage m(range.size());
+    MPI_Request* req = out.add_plain(MessagePeer::from(r.peer));
     outcome_.note(recv(hollow ? nullptr : blocks_.slot_data[slot] + range.begin, m.count(), m.type(),
-                       channel_.rank(r.peer), r.tag + channel_.tag_offset, channel_.comm,
-                       out.add_plain(MessagePeer::from(r.peer))));
+                       channel_.rank(r.peer), r.tag + channel_.tag_offset, channel_.comm, req));
+    if (persistent) count_persistent(*req);
   }
 }
 
@@ -71,8 +78,10 @@ void LinearRun::post_sends(MpiRequests& out, bool persistent) {
     const std::size_t block = s.out_edge >= 0 ? static_cast<std::size_t>(s.out_edge) : 0;
     const algos::ByteRange range = algos::share_bytes(s.share, blocks_.send_size(block));
     const ByteMessage m(range.size());
+    MPI_Request* req = out.add_plain(MessagePeer::to(s.peer));
     outcome_.note(send(hollow ? nullptr : blocks_.send(block) + range.begin, m.count(), m.type(), channel_.rank(s.peer),
-                       s.tag + channel_.tag_offset, channel_.comm, out.add_plain(MessagePeer::to(s.peer))));
+                       s.tag + channel_.tag_offset, channel_.comm, req));
+    if (persistent) count_persistent(*req);
   }
 }
 

@@ -12,6 +12,12 @@
 // each blocking wait the peers whose messages are still outstanding go to
 // the watchdog (support/watchdog.h); a blocking wait for all of them is
 // then made one completion at a time (Waitany), so that it knows which.
+//
+// Requests dropped before they completed (cleared or destroyed while some
+// were never settled) stay held by the MPI for good: they are counted as
+// held handles (report/held_handles.h). A set whose requests are
+// persistent and freed by their owner (standing_messages.h) gives them up
+// first.
 #pragma once
 
 #include <mpi.h>
@@ -20,6 +26,7 @@
 #include <vector>
 
 #include "engine/token.h"
+#include "report/held_handles.h"
 #include "support/watchdog.h"
 
 namespace nbrcoll {
@@ -34,7 +41,12 @@ struct MessagePeer {
 
 class MpiRequests {
  public:
+  MpiRequests() = default;
+  MpiRequests(const MpiRequests&) = delete;
+  MpiRequests& operator=(const MpiRequests&) = delete;
+  ~MpiRequests() { count_dropped(); }
   void clear() {
+    count_dropped();
     requests_.clear();
     tokens_.clear();
     peers_.clear();
@@ -71,6 +83,8 @@ class MpiRequests {
   [[nodiscard]] engine::Token token(std::size_t i) const { return tokens_[i]; }
   [[nodiscard]] const MPI_Status& status(std::size_t i) const { return statuses_[i]; }
   [[nodiscard]] bool settled() const { return settled_ == requests_.size(); }
+  // None of the requests is active any more (none left to complete, or
+  // each freed by its owner): none counts as dropped.
   void give_up() { settled_ = requests_.size(); }
 
   // Waitall (Testall unless `block`) of every request: false while some are
@@ -105,6 +119,11 @@ class MpiRequests {
   std::vector<MPI_Status> statuses_;
   std::vector<int> done_;
   std::size_t settled_ = 0;  // requests completed (or freed after an error)
+
+  void count_dropped() const {
+    if (settled_ < requests_.size())
+      report::note_made(report::Handle::kRequest, static_cast<std::int64_t>(requests_.size() - settled_));
+  }
 };
 
 // Frees a request that completed with an error (see above).

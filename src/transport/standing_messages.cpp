@@ -4,6 +4,8 @@
 #include <mutex>
 #include <vector>
 
+#include "report/held_handles.h"
+
 namespace nbrcoll {
 
 namespace {
@@ -56,7 +58,9 @@ int StandingMessages::start() {
 
 void StandingMessages::release_after(const MPI_Request* copies) {
   for (std::size_t i = 0; i < requests_.size(); ++i) {
-    if (copies[i] == MPI_REQUEST_NULL) requests_.request(i) = MPI_REQUEST_NULL;
+    if (copies[i] != MPI_REQUEST_NULL || requests_.request(i) == MPI_REQUEST_NULL) continue;
+    requests_.request(i) = MPI_REQUEST_NULL;
+    report::note_freed(report::Handle::kRequest);  // freed where it failed (requests.h)
   }
   release();
 }
@@ -72,9 +76,11 @@ void StandingMessages::release() {
   }
   if (mpi_up()) {
     for (std::size_t i = 0; i < requests_.size(); ++i) {
-      if (requests_.request(i) != MPI_REQUEST_NULL) PMPI_Request_free(&requests_.request(i));
+      MPI_Request& r = requests_.request(i);
+      if (r != MPI_REQUEST_NULL && PMPI_Request_free(&r) == MPI_SUCCESS) report::note_freed(report::Handle::kRequest);
     }
   }
+  requests_.give_up();  // freed above, not completed: none dropped
   requests_.clear();
 }
 

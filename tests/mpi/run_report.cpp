@@ -19,14 +19,16 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "tests/mpi/mpi_check.h"
+#include "tests/mpi/report_file.h"
 
 using nbt::check;
+using nbt::numbers_after;
+using nbt::report_file;
+using nbt::report_lines;
 using nbt::g_rank;
 using nbt::g_size;
 
@@ -179,36 +181,6 @@ void persistent_allgathervs([[maybe_unused]] MPI_Comm g) {
 #endif
 }
 
-// The report's lines, without the prefix; empty where the file is missing.
-std::vector<std::string> report_lines(const char* path) {
-  std::vector<std::string> lines;
-  std::ifstream in(path);
-  const std::string prefix = "nbrcoll report: ";
-  for (std::string l; std::getline(in, l);) {
-    check(l.rfind(prefix, 0) == 0, "every report line is prefixed: " + l);
-    lines.push_back(l.substr(std::min(l.size(), prefix.size())));
-  }
-  return lines;
-}
-
-// The numbers of the line that starts with `head` (after leading blanks).
-std::vector<long> numbers_after(const std::vector<std::string>& lines, const std::string& head) {
-  for (const std::string& l : lines) {
-    const std::size_t at = l.find_first_not_of(' ');
-    if (at == std::string::npos || l.compare(at, head.size(), head) != 0) continue;
-    std::istringstream rest(l.substr(at + head.size()));
-    std::vector<long> n;
-    for (std::string word; rest >> word;) {
-      char* end = nullptr;
-      const long v = std::strtol(word.c_str(), &end, 10);
-      if (end != word.c_str()) n.push_back(v);
-    }
-    return n;
-  }
-  check(false, "a report line starting '" + head + "'");
-  return {};
-}
-
 // The first number of the line that contains `text` (a hand-off's count).
 long count_of_line_with(const std::vector<std::string>& lines, const std::string& text) {
   for (const std::string& l : lines) {
@@ -266,14 +238,11 @@ void check_report(const char* path, const Expected& e) {
   check_number(graphs, 2, kGraphs, "graphs per rank, max");
   numbers_after(lines, "time in nbrcoll's calls per rank:");
   numbers_after(lines, "peak RSS per rank (getrusage");
-}
-
-// NBRCOLL_REPORT naming a file (not 0, 1 or unset).
-const char* report_file() {
-  const char* v = std::getenv("NBRCOLL_REPORT");
-  if (v == nullptr) return nullptr;
-  const std::string s(v);
-  return s.empty() || s == "0" || s == "1" ? nullptr : v;
+  // Every graph, request and type freed: what stays held is nbrcoll's own
+  // communicator (and, under MPI 4, its persistent calls') and its keys.
+  const std::string held = nbt::report_line(lines, "MPI handles still held at finalize");
+  for (const char* zero : {"requests 0,", "datatypes 0,", "groups 0,", "error handlers 0"})
+    check(held.find(zero) != std::string::npos, std::string("held at finalize: ") + zero + " in: " + held);
 }
 
 }  // namespace

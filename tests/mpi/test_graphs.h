@@ -93,3 +93,36 @@ inline Graph star_graph(int size) {
   }
   return g;
 }
+
+// A distributed graph communicator's lists as the MPI orders them, every
+// rank's (collective over `comm`): MPI_Dist_graph_create orders them as it
+// likes.
+inline Graph lists_of(MPI_Comm comm, const std::string& name) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  int degrees[3] = {0, 0, 0};  // in, out, weighted
+  MPI_Dist_graph_neighbors_count(comm, &degrees[0], &degrees[1], &degrees[2]);
+  std::vector<int> mine(static_cast<std::size_t>(degrees[0] + degrees[1]) + 1);
+  MPI_Dist_graph_neighbors(comm, degrees[0], mine.data(), MPI_UNWEIGHTED, degrees[1], mine.data() + degrees[0],
+                           MPI_UNWEIGHTED);
+  std::vector<int> all_degrees(2 * static_cast<std::size_t>(size));
+  MPI_Allgather(degrees, 2, MPI_INT, all_degrees.data(), 2, MPI_INT, comm);
+  std::vector<int> counts(static_cast<std::size_t>(size));
+  std::vector<int> displs(static_cast<std::size_t>(size));
+  int total = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    counts[r] = all_degrees[2 * r] + all_degrees[2 * r + 1];
+    displs[r] = total;
+    total += counts[r];
+  }
+  std::vector<int> lists(static_cast<std::size_t>(total) + 1);
+  MPI_Allgatherv(mine.data(), degrees[0] + degrees[1], MPI_INT, lists.data(), counts.data(), displs.data(), MPI_INT,
+                 comm);
+  Graph g = empty_graph(size, name);
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    const auto at = lists.begin() + displs[r];
+    g.in[r].assign(at, at + all_degrees[2 * r]);
+    g.out[r].assign(at + all_degrees[2 * r], at + counts[r]);
+  }
+  return g;
+}

@@ -92,6 +92,32 @@ inline std::vector<int> balanced_dims(int ndims) {
   return dims;
 }
 
+// MPI_Graph_create's graph: a ring, each rank and its partner (rank ^ 1)
+// once more (a duplicate edge), a self loop on even ranks; symmetric.
+struct GraphCreateRing {
+  Graph graph = empty_graph(g_size, "graph-create");
+  std::vector<int> index;
+  std::vector<int> edges;
+  GraphCreateRing() {
+    for (int r = 0; r < g_size; ++r) {
+      auto& list = graph.out[static_cast<std::size_t>(r)];
+      if ((r ^ 1) < g_size) list.push_back(r ^ 1);
+      list.push_back((r + 1) % g_size);
+      if (r % 2 == 0) list.push_back(r);
+      list.push_back((r - 1 + g_size) % g_size);
+      graph.in[static_cast<std::size_t>(r)] = list;
+      edges.insert(edges.end(), list.begin(), list.end());
+      index.push_back(static_cast<int>(edges.size()));
+    }
+  }
+  // Over MPI_COMM_WORLD, reorder true.
+  [[nodiscard]] MPI_Comm create() const {
+    MPI_Comm c = MPI_COMM_NULL;
+    MPI_Graph_create(MPI_COMM_WORLD, g_size, index.data(), edges.data(), 1, &c);
+    return c;
+  }
+};
+
 // Every topology of the tests; collective over MPI_COMM_WORLD.
 inline std::vector<Topology> make_topologies() {
   std::vector<Topology> ts;
@@ -119,23 +145,9 @@ inline std::vector<Topology> make_topologies() {
   ts.push_back(sub);
   // A grid of all processes but the last, which gets MPI_COMM_NULL.
   if (g_size >= 3) ts.push_back(cart_create("cart-1d-smaller", {g_size - 1}, {1}, 0));
-  // MPI_Graph_create: a ring, each rank and its partner (rank ^ 1) once
-  // more (a duplicate edge), a self loop on even ranks; symmetric.
-  Graph ring = empty_graph(g_size, "graph-create");
-  std::vector<int> index;
-  std::vector<int> edges;
-  for (int r = 0; r < g_size; ++r) {
-    auto& list = ring.out[static_cast<std::size_t>(r)];
-    if ((r ^ 1) < g_size) list.push_back(r ^ 1);
-    list.push_back((r + 1) % g_size);
-    if (r % 2 == 0) list.push_back(r);
-    list.push_back((r - 1 + g_size) % g_size);
-    ring.in[static_cast<std::size_t>(r)] = list;
-    edges.insert(edges.end(), list.begin(), list.end());
-    index.push_back(static_cast<int>(edges.size()));
-  }
-  Topology graph{ring};
-  MPI_Graph_create(MPI_COMM_WORLD, g_size, index.data(), edges.data(), 1, &graph.comm);
+  const GraphCreateRing ring;
+  Topology graph{ring.graph};
+  graph.comm = ring.create();
   finish_topology(graph);
   ts.push_back(graph);
   return ts;

@@ -61,6 +61,21 @@ TEST(ReportText, SumsCountsAndSpreadsTimes) {
                        "longest 0.000002 s"));
 }
 
+TEST(ReportText, HandlesHeldAreSummedAndSigned) {
+  std::vector<RunCounters> ranks(2);
+  for (RunCounters& c : ranks) {
+    c.held[static_cast<unsigned>(Handle::kCommunicator)] = 1;
+    c.held[static_cast<unsigned>(Handle::kKeyval)] = 3;
+  }
+  ranks[1].held[static_cast<unsigned>(Handle::kRequest)] = 5;
+  ranks[0].held[static_cast<unsigned>(Handle::kGroup)] = static_cast<std::uint64_t>(std::int64_t{-1});  // freed twice
+  const std::string text = report_text(ranks, {});
+  EXPECT_NE(text.find(": communicators 2, requests 5, datatypes 0, groups -1, attribute keys 6, error handlers 0\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("nbrcoll report: MPI handles still held at finalize ("), std::string::npos) << text;
+}
+
 TEST(ReportText, EvenRankCountsTakeTheMiddlePairsMean) {
   std::vector<RunCounters> ranks(2);
   ranks[0].call_ns = 1000000000ULL;
