@@ -78,7 +78,7 @@ set(NBRCOLL_PACKAGE "nbrcoll${NBRCOLL_MPI_SUFFIX}")
 
 # The tests' launch line:
 #   Open MPI: --oversubscribe (--allow-run-as-root as root), variables passed on by -x,
-#             yield when idle, shared-memory transport, topo=basic (below).
+#             yield when idle, shared-memory transport; its default components otherwise.
 #   MPICH (Hydra): ranks inherit the environment; LD_PRELOAD goes by -genv so
 #             that the launcher itself is not preloaded.
 execute_process(COMMAND id -u OUTPUT_VARIABLE _uid OUTPUT_STRIP_TRAILING_WHITESPACE)
@@ -87,11 +87,7 @@ if(NBRCOLL_MPI_FLAVOUR STREQUAL "openmpi")
   if(_uid STREQUAL "0")
     list(APPEND NBRCOLL_MPIRUN_FLAGS --allow-run-as-root)
   endif()
-  # topo=basic: Open MPI 4.1.4's treematch component can hang in MPI_Dist_graph_create
-  # when the parent's nonblocking-collective tags reach its edge tags -50/-51, with or
-  # without nbrcoll (docs/KNOWN-ISSUES.md); mpi.whole_graph.np4 runs under treematch.
-  set(NBRCOLL_MPIRUN_ENV OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_topo=basic
-      OMPI_MCA_btl=self,vader)
+  set(NBRCOLL_MPIRUN_ENV OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_btl=self,vader)
 else()
   set(NBRCOLL_MPIRUN_FLAGS "")
   # ch4:ucx busy-polls whatever we do; UCX's shared-memory transports need no
