@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "src/support/persistent_forms.h"
+
 namespace nbrbench {
 
 namespace {
@@ -28,26 +30,30 @@ void counts_of(const std::vector<Block>& blocks, std::size_t origin, std::vector
   }
 }
 
-#if MPI_VERSION >= 4
-#define NBRBENCH_INIT(f) f
+// The persistent form of `kind` as a program calls it: MPI 4's
+// MPI_Neighbor_<kind>_init, or Open MPI's MPIX_Neighbor_<kind>_init where the
+// MPI has only that extension (src/support/persistent_forms.h).
+#if NBRCOLL_PERSISTENT
+#define NBRBENCH_INIT(kind) nbrcoll::program_inits(false).kind
 #else
 // Never called: NeighborCall refuses Mode::kPersistent first.
-constexpr auto kNoInit = [](auto&&...) -> int { throw std::logic_error("no persistent collectives before MPI 4"); };
-#define NBRBENCH_INIT(f) kNoInit
+constexpr auto kNoInit = [](auto&&...) -> int { throw std::logic_error("no persistent collectives in this MPI"); };
+#define NBRBENCH_INIT(kind) kNoInit
 #endif
 
 }  // namespace
 
 bool persistent_available() {
-  return MPI_VERSION >= 4;
+  return NBRCOLL_PERSISTENT != 0;
 }
 
 NeighborCall::NeighborCall(Op op, Mode mode, const Exchange& ex, const void* send, void* recv, MPI_Comm comm)
     : op_(op), mode_(mode), comm_(comm), send_(send), recv_(static_cast<char*>(recv) + ex.guard) {
   if (mode == Mode::kPersistent && !persistent_available())
     throw std::runtime_error(
-        "persistent neighbourhood collectives (MPI_Neighbor_*_init) need MPI 4; this build's MPI is " +
-        std::to_string(MPI_VERSION) + "." + std::to_string(MPI_SUBVERSION));
+        "persistent neighbourhood collectives need MPI 4 (MPI_Neighbor_*_init) or Open MPI's extension "
+        "(MPIX_Neighbor_*_init); this build's MPI is " +
+        std::to_string(MPI_VERSION) + "." + std::to_string(MPI_SUBVERSION) + " without it");
   counts_of(ex.send, 0, send_counts_, send_displs_);
   counts_of(ex.recv, ex.guard, recv_counts_, recv_displs_);
   // A side with no blocks passes the other side's count, not 0: Open MPI
@@ -85,16 +91,16 @@ int NeighborCall::issue(Mode mode) {
   const int *rcs = recv_counts_.data(), *rds = recv_displs_.data();
   switch (op_) {
     case Op::kAllgather:
-      return call(MPI_Neighbor_allgather, MPI_Ineighbor_allgather, NBRBENCH_INIT(MPI_Neighbor_allgather_init), send_,
+      return call(MPI_Neighbor_allgather, MPI_Ineighbor_allgather, NBRBENCH_INIT(allgather), send_,
                   sc, MPI_BYTE, recv_, rc, MPI_BYTE);
     case Op::kAllgatherv:
-      return call(MPI_Neighbor_allgatherv, MPI_Ineighbor_allgatherv, NBRBENCH_INIT(MPI_Neighbor_allgatherv_init), send_,
+      return call(MPI_Neighbor_allgatherv, MPI_Ineighbor_allgatherv, NBRBENCH_INIT(allgatherv), send_,
                   sc, MPI_BYTE, recv_, rcs, rds, MPI_BYTE);
     case Op::kAlltoall:
-      return call(MPI_Neighbor_alltoall, MPI_Ineighbor_alltoall, NBRBENCH_INIT(MPI_Neighbor_alltoall_init), send_, sc,
+      return call(MPI_Neighbor_alltoall, MPI_Ineighbor_alltoall, NBRBENCH_INIT(alltoall), send_, sc,
                   MPI_BYTE, recv_, rc, MPI_BYTE);
     case Op::kAlltoallv:
-      return call(MPI_Neighbor_alltoallv, MPI_Ineighbor_alltoallv, NBRBENCH_INIT(MPI_Neighbor_alltoallv_init), send_,
+      return call(MPI_Neighbor_alltoallv, MPI_Ineighbor_alltoallv, NBRBENCH_INIT(alltoallv), send_,
                   scs, sds, MPI_BYTE, recv_, rcs, rds, MPI_BYTE);
   }
   throw std::logic_error("unknown op");

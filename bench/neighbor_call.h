@@ -11,8 +11,8 @@
 
 namespace nbrbench {
 
-// Persistent neighbourhood collectives (MPI_Neighbor_*_init) exist in this
-// build's MPI (MPI_VERSION >= 4).
+// Persistent neighbourhood collectives exist in this build's MPI: MPI 4's
+// MPI_Neighbor_*_init, or Open MPI's extension MPIX_Neighbor_*_init.
 bool persistent_available();
 
 class NeighborCall {

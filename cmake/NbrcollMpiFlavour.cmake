@@ -5,15 +5,28 @@
 #   NBRCOLL_MPIEXEC_FLAVOUR      openmpi | mpich       (from `MPIEXEC_EXECUTABLE --version`)
 #   NBRCOLL_MPIRUN_FLAGS         the launcher's flags for tests (after -n N)
 #   NBRCOLL_MPIRUN_ENV           the environment the tests' MPI runs get
+#   NBRCOLL_MPIX_PERSISTENT      ON where the MPI has Open MPI's persistent collectives
+#                                extension (MPIX_Neighbor_*_init: OMPI_HAVE_MPI_EXT_PCOLLREQ
+#                                in the mpi-ext.h beside mpi.h; src/support/persistent_forms.h
+#                                reads the same macro)
+#   NBRCOLL_PERSISTENT_PREFIX    what a program calls for a persistent neighborhood
+#                                collective: MPI (MPI 4), MPIX (the extension alone), or empty
 # and stops configuring when the two differ: tests launched by another MPI's
 # mpiexec would each run as a singleton and prove nothing.
 
 set(NBRCOLL_MPI_FLAVOUR "unknown")
 set(NBRCOLL_MPI_NAME "unknown")
 set(NBRCOLL_MPI_VERSION "unknown")
+set(NBRCOLL_MPIX_PERSISTENT OFF)
 foreach(dir ${MPI_C_INCLUDE_DIRS} ${MPI_C_HEADER_DIR})
   if(NOT EXISTS "${dir}/mpi.h")
     continue()
+  endif()
+  if(EXISTS "${dir}/mpi-ext.h")
+    file(STRINGS "${dir}/mpi-ext.h" _pcollreq REGEX "^#define OMPI_HAVE_MPI_EXT_PCOLLREQ 1")
+    if(_pcollreq)
+      set(NBRCOLL_MPIX_PERSISTENT ON)
+    endif()
   endif()
   file(STRINGS "${dir}/mpi.h" _defs REGEX "^#define (OMPI_(MAJOR|MINOR|RELEASE)_VERSION|MPICH_VERSION) ")
   if(_defs MATCHES "OMPI_MAJOR_VERSION ([0-9]+)")
@@ -44,8 +57,24 @@ if(MPIEXEC_EXECUTABLE)
   endif()
 endif()
 
+set(NBRCOLL_PERSISTENT_PREFIX "")
+set(_persistent "none")
+if(MPI_C_VERSION VERSION_GREATER_EQUAL 4)
+  set(NBRCOLL_PERSISTENT_PREFIX MPI)
+  set(_persistent "MPI_Neighbor_*_init")
+endif()
+if(NBRCOLL_MPIX_PERSISTENT)
+  if(NOT NBRCOLL_PERSISTENT_PREFIX)
+    set(NBRCOLL_PERSISTENT_PREFIX MPIX)
+    set(_persistent "")
+  else()
+    string(APPEND _persistent ", ")
+  endif()
+  string(APPEND _persistent "MPIX_Neighbor_*_init (Open MPI's extension)")
+endif()
+
 message(STATUS "nbrcoll: MPI: ${NBRCOLL_MPI_FLAVOUR} ${NBRCOLL_MPI_VERSION} (${MPI_C_LIB_NAMES}); "
-               "launcher ${MPIEXEC_EXECUTABLE}: ${NBRCOLL_MPIEXEC_FLAVOUR}")
+               "launcher ${MPIEXEC_EXECUTABLE}: ${NBRCOLL_MPIEXEC_FLAVOUR}; persistent collectives: ${_persistent}")
 if(NBRCOLL_BUILD_TESTS)
   if(NBRCOLL_MPI_FLAVOUR STREQUAL "unknown")
     message(FATAL_ERROR "nbrcoll: cannot tell which MPI mpi.h belongs to (looked in '${MPI_C_INCLUDE_DIRS}'); "
@@ -78,7 +107,7 @@ set(NBRCOLL_PACKAGE "nbrcoll${NBRCOLL_MPI_SUFFIX}")
 
 # The tests' launch line:
 #   Open MPI: --oversubscribe (--allow-run-as-root as root), variables passed on by -x,
-#             yield when idle, shared-memory transport, topo=basic (below).
+#             yield when idle, shared-memory transport; its default components otherwise.
 #   MPICH (Hydra): ranks inherit the environment; LD_PRELOAD goes by -genv so
 #             that the launcher itself is not preloaded.
 execute_process(COMMAND id -u OUTPUT_VARIABLE _uid OUTPUT_STRIP_TRAILING_WHITESPACE)
@@ -87,11 +116,7 @@ if(NBRCOLL_MPI_FLAVOUR STREQUAL "openmpi")
   if(_uid STREQUAL "0")
     list(APPEND NBRCOLL_MPIRUN_FLAGS --allow-run-as-root)
   endif()
-  # topo=basic: Open MPI 4.1.4's treematch component can hang in MPI_Dist_graph_create
-  # when the parent's nonblocking-collective tags reach its edge tags -50/-51, with or
-  # without nbrcoll (docs/KNOWN-ISSUES.md); mpi.whole_graph.np4 runs under treematch.
-  set(NBRCOLL_MPIRUN_ENV OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_topo=basic
-      OMPI_MCA_btl=self,vader)
+  set(NBRCOLL_MPIRUN_ENV OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_btl=self,vader)
 else()
   set(NBRCOLL_MPIRUN_FLAGS "")
   # ch4:ucx busy-polls whatever we do; UCX's shared-memory transports need no

@@ -134,7 +134,7 @@ int ineighbor_collective(const UserCall& c, MPI_Request* request) {
   return report::on() ? nonblocking_body<true>(c, request) : nonblocking_body<false>(c, request);
 }
 
-#if MPI_VERSION >= 4
+#if NBRCOLL_PERSISTENT
 // Everything but the packing of the send data is done here, once: the
 // arguments, block sizes, variants and path hold for every start (each
 // start is a call of the run report: persistent.cpp).

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include "call/user_call.h"
+#include "support/persistent_forms.h"
 
 namespace nbrcoll {
 
@@ -13,8 +14,9 @@ namespace nbrcoll {
 int neighbor_collective(const UserCall& call);
 // MPI_Ineighbor_<kind>.
 int ineighbor_collective(const UserCall& call, MPI_Request* request);
-#if MPI_VERSION >= 4
-// MPI_Neighbor_<kind>_init (MPI 4): started by MPI_Start (persistent.h).
+#if NBRCOLL_PERSISTENT
+// MPI_Neighbor_<kind>_init (MPI 4) or MPIX_Neighbor_<kind>_init (Open MPI's
+// extension, c.mpix): started by MPI_Start (persistent.h).
 int neighbor_collective_init(const UserCall& call, MPI_Info info, MPI_Request* request);
 #endif
 

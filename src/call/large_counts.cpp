@@ -30,6 +30,12 @@ bool narrow_array(const Wide* wide, std::size_t n, std::vector<int>& to, const i
 }  // namespace
 
 const char* call_name(const UserCall& c, Mode mode) {
+  if (c.mpix) {
+    static const char* const mpix[kKindCount] = {"MPIX_Neighbor_allgather_init", "MPIX_Neighbor_allgatherv_init",
+                                                 "MPIX_Neighbor_alltoall_init", "MPIX_Neighbor_alltoallv_init",
+                                                 "MPIX_Neighbor_alltoallw_init"};
+    return mpix[static_cast<int>(c.kind)];
+  }
   if (c.large == nullptr) return mpi_name(c.kind, mode);
   // (alltoallw's _c forms are the MPI's own: nbrcoll does not export them.)
   static const char* const names[3][kKindCount] = {

@@ -1,6 +1,6 @@
 #include "call/persistent.h"
 
-#if MPI_VERSION >= 4
+#if NBRCOLL_PERSISTENT
 
 #include <atomic>
 #include <mutex>

@@ -1,9 +1,11 @@
-// MPI 4 persistent neighborhood collectives. The application's request is a
+// Persistent neighborhood collectives: MPI 4's MPI_Neighbor_*_init and Open
+// MPI's extension MPIX_Neighbor_*_init, alike. The application's request is a
 // persistent zero-byte receive on a private MPI_COMM_SELF duplicate (a
 // "carrier"): MPI_Start starts it together with the call's plan, and when
 // the plan is done a matching persistent send completes it, so every MPI
-// completion call treats it as the persistent request it is. Built only
-// where the MPI is version 4 (MPICH 4; Open MPI 4.1 is MPI 3.1).
+// completion call treats it as the persistent request it is. Built where
+// the MPI has either form (support/persistent_forms.h: MPICH 4; Open MPI
+// 4.1, MPI 3.1, through its extension).
 #pragma once
 
 #include <mpi.h>
@@ -14,10 +16,11 @@
 #include "call/scratch.h"
 #include "call/user_call.h"
 #include "state/comm_state.h"
+#include "support/persistent_forms.h"
 
 namespace nbrcoll {
 
-#if MPI_VERSION >= 4
+#if NBRCOLL_PERSISTENT
 // One persistent call: arguments, sizes, variants and path decided at init.
 struct PersistentCall {
   std::shared_ptr<const GraphInfo> info;

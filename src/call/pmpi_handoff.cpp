@@ -119,9 +119,9 @@ int issue_alltoallw(const UserCall& c, Mode mode, MPI_Info info, MPI_Request* r)
       return PMPI_Ineighbor_alltoallw(c.sendbuf, c.sendcounts, w.sdispls, w.sendtypes, c.recvbuf, c.recvcounts,
                                       w.rdispls, w.recvtypes, c.comm, r);
     case Mode::kPersistent:
-#if MPI_VERSION >= 4
-      return PMPI_Neighbor_alltoallw_init(c.sendbuf, c.sendcounts, w.sdispls, w.sendtypes, c.recvbuf, c.recvcounts,
-                                          w.rdispls, w.recvtypes, c.comm, info, r);
+#if NBRCOLL_PERSISTENT
+      return profiling_inits(c.mpix).alltoallw(c.sendbuf, c.sendcounts, w.sdispls, w.sendtypes, c.recvbuf,
+                                               c.recvcounts, w.rdispls, w.recvtypes, c.comm, info, r);
 #else
       (void)info;
       break;
@@ -169,23 +169,23 @@ int issue(const UserCall& c, Mode mode, MPI_Info info, MPI_Request* r) {
         return PMPI_Ineighbor_allgather(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm,
                                         r);
       return PMPI_Ineighbor_alltoall(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm, r);
-    case Mode::kPersistent:
-#if MPI_VERSION >= 4
+    case Mode::kPersistent: {
+#if NBRCOLL_PERSISTENT
+      const NeighborInits& own = profiling_inits(c.mpix);
       if (allgatherv)
-        return PMPI_Neighbor_allgatherv_init(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, rcounts, rdispls,
-                                             c.recvtype, c.comm, info, r);
+        return own.allgatherv(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, rcounts, rdispls, c.recvtype, c.comm, info,
+                              r);
       if (alltoallv)
-        return PMPI_Neighbor_alltoallv_init(c.sendbuf, scounts, sdispls, c.sendtype, c.recvbuf, rcounts, rdispls,
-                                            c.recvtype, c.comm, info, r);
+        return own.alltoallv(c.sendbuf, scounts, sdispls, c.sendtype, c.recvbuf, rcounts, rdispls, c.recvtype, c.comm,
+                             info, r);
       if (c.kind == Kind::kAllgather)
-        return PMPI_Neighbor_allgather_init(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype,
-                                            c.comm, info, r);
-      return PMPI_Neighbor_alltoall_init(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm,
-                                         info, r);
+        return own.allgather(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm, info, r);
+      return own.alltoall(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm, info, r);
 #else
       (void)info;
       break;
 #endif
+    }
   }
   return MPI_ERR_INTERN;
 }
@@ -200,7 +200,7 @@ int pmpi_nonblocking(const UserCall& c, MPI_Request* request) {
   return issue(c, Mode::kNonblocking, MPI_INFO_NULL, request);
 }
 
-#if MPI_VERSION >= 4
+#if NBRCOLL_PERSISTENT
 int pmpi_persistent(const UserCall& c, MPI_Info info, MPI_Request* request) {
   return issue(c, Mode::kPersistent, info, request);
 }

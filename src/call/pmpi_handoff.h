@@ -23,10 +23,10 @@
 namespace nbrcoll {
 
 // MPI_Neighbor_<c.kind>, MPI_Ineighbor_<c.kind> and MPI_Neighbor_<c.kind>_init
-// through PMPI, as described above.
+// (MPIX_Neighbor_<c.kind>_init where c.mpix) through PMPI, as described above.
 int pmpi_blocking(const UserCall& c);
 int pmpi_nonblocking(const UserCall& c, MPI_Request* request);
-#if MPI_VERSION >= 4
+#if NBRCOLL_PERSISTENT
 int pmpi_persistent(const UserCall& c, MPI_Info info, MPI_Request* request);
 #endif
 

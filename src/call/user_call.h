@@ -53,6 +53,9 @@ struct UserCall {
   // unset); call/large_counts.h.
   const LargeCounts* large = nullptr;
   const PerBlockTypes* w = nullptr;  // alltoallw only
+  // A persistent call made through Open MPI's extension (MPIX_Neighbor_*_init,
+  // support/persistent_forms.h): named so, and handed to PMPIX_.
+  bool mpix = false;
   [[nodiscard]] bool alltoall() const {
     return kind == Kind::kAlltoall || kind == Kind::kAlltoallv || kind == Kind::kAlltoallw;
   }
@@ -61,7 +64,8 @@ struct UserCall {
 
 // "MPI_Ineighbor_alltoallv" and the like.
 const char* mpi_name(Kind kind, Mode mode);
-// The same, "MPI_Ineighbor_alltoallv_c" for a large-count call.
+// The same, "MPI_Ineighbor_alltoallv_c" for a large-count call and
+// "MPIX_Neighbor_alltoallv_init" for Open MPI's extension.
 const char* call_name(const UserCall& c, Mode mode);
 
 }  // namespace nbrcoll

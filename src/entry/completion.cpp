@@ -114,7 +114,7 @@ int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
 
 int MPI_Request_free(MPI_Request* request) {
   if (request != nullptr && calls_in_flight() && nbrcoll::in_flight(*request)) return refuse(false);
-#if MPI_VERSION >= 4
+#if NBRCOLL_PERSISTENT
   if (request != nullptr && nbrcoll::persistent_calls_exist() && nbrcoll::free_persistent(request)) return MPI_SUCCESS;
 #endif
   return PMPI_Request_free(request);
@@ -125,7 +125,7 @@ int MPI_Cancel(MPI_Request* request) {
   return PMPI_Cancel(request);
 }
 
-#if MPI_VERSION >= 4
+#if NBRCOLL_PERSISTENT
 int MPI_Start(MPI_Request* request) {
   int rc = MPI_SUCCESS;
   if (request != nullptr && nbrcoll::persistent_calls_exist() && nbrcoll::start_persistent(request, rc)) return rc;

@@ -1,6 +1,8 @@
 ! nbrcoll from Fortran. One program, built once per binding: mpif.h
-! (NBR_MPIF), use mpi (NBR_USEMPI), use mpi_f08 (NBR_F08); NBR_MPI4 where the
-! MPI has the persistent neighborhood collectives; NBR_MPICH under MPICH.
+! (NBR_MPIF), use mpi (NBR_USEMPI), use mpi_f08 (NBR_F08); NBR_PERSISTENT where
+! the MPI has the persistent neighborhood collectives, NBR_MPIX where those are
+! Open MPI's extension (MPIX_Neighbor_*_init, mpi_ext / mpi_f08_ext /
+! mpif-ext.h) rather than MPI 4's; NBR_MPICH under MPICH.
 !
 !   nbr_fortran observe FILE [thread]   the MPI's behaviour at its edges (sentinels,
 !                                       argument errors, completion calls on user
@@ -48,17 +50,40 @@
 #define STS_TAG(s, k) s(MPI_TAG, k)
 #define BINDING 1
 #endif
+! The persistent forms a program calls: MPI 4's, or Open MPI's extension.
+#if defined(NBR_MPIX)
+#define NEIGHBOR_ALLGATHER_INIT MPIX_Neighbor_allgather_init
+#define NEIGHBOR_ALLGATHERV_INIT MPIX_Neighbor_allgatherv_init
+#define NEIGHBOR_ALLTOALL_INIT MPIX_Neighbor_alltoall_init
+#define NEIGHBOR_ALLTOALLV_INIT MPIX_Neighbor_alltoallv_init
+#define NEIGHBOR_ALLTOALLW_INIT MPIX_Neighbor_alltoallw_init
+#else
+#define NEIGHBOR_ALLGATHER_INIT MPI_Neighbor_allgather_init
+#define NEIGHBOR_ALLGATHERV_INIT MPI_Neighbor_allgatherv_init
+#define NEIGHBOR_ALLTOALL_INIT MPI_Neighbor_alltoall_init
+#define NEIGHBOR_ALLTOALLV_INIT MPI_Neighbor_alltoallv_init
+#define NEIGHBOR_ALLTOALLW_INIT MPI_Neighbor_alltoallw_init
+#endif
 
 module nbr_fortran_test
 #if defined(NBR_F08)
   use mpi_f08
+#if defined(NBR_MPIX)
+  use mpi_f08_ext
+#endif
 #elif defined(NBR_USEMPI)
   use mpi
+#if defined(NBR_MPIX)
+  use mpi_ext
+#endif
 #endif
   use, intrinsic :: iso_c_binding, only: c_int
   implicit none
 #if defined(NBR_MPIF)
   include 'mpif.h'
+#if defined(NBR_MPIX)
+  include 'mpif-ext.h'
+#endif
 #endif
   interface
     function nbr_check_symbols(binding) bind(C, name='nbr_check_symbols') result(failed)
@@ -702,7 +727,7 @@ contains
         call run_case(g, kind, 1, method, 3, .false., srcs, indeg, dsts, outdeg, outdegs, alldsts, &
                       trim(what)//' nonblocking')
       end do
-#if defined(NBR_MPI4)
+#if defined(NBR_PERSISTENT)
       do method = 1, NMETHODS, 2
         call run_case(g, kind, 2, method, 3, .false., srcs, indeg, dsts, outdeg, outdegs, alldsts, &
                       trim(what)//' persistent')
@@ -914,20 +939,20 @@ contains
                                      g, r, ierr)
       case (5)
         call MPI_Ineighbor_alltoallw(sb, scounts, wsdispls, stypes, rb(LEAD + 1), rcounts, wrdispls, rtypes, g, r, ierr)
-#if defined(NBR_MPI4)
+#if defined(NBR_PERSISTENT)
       case (6)
-        call MPI_Neighbor_allgather_init(sb, c, MPI_INTEGER, rb(LEAD + 1), c, MPI_INTEGER, g, MPI_INFO_NULL, r, ierr)
+        call NEIGHBOR_ALLGATHER_INIT(sb, c, MPI_INTEGER, rb(LEAD + 1), c, MPI_INTEGER, g, MPI_INFO_NULL, r, ierr)
       case (7)
-        call MPI_Neighbor_allgatherv_init(sb, own, MPI_INTEGER, rb(LEAD + 1), rcounts, rdispls, MPI_INTEGER, g, &
-                                          MPI_INFO_NULL, r, ierr)
+        call NEIGHBOR_ALLGATHERV_INIT(sb, own, MPI_INTEGER, rb(LEAD + 1), rcounts, rdispls, MPI_INTEGER, g, &
+                                      MPI_INFO_NULL, r, ierr)
       case (8)
-        call MPI_Neighbor_alltoall_init(sb, c, MPI_INTEGER, rb(LEAD + 1), c, MPI_INTEGER, g, MPI_INFO_NULL, r, ierr)
+        call NEIGHBOR_ALLTOALL_INIT(sb, c, MPI_INTEGER, rb(LEAD + 1), c, MPI_INTEGER, g, MPI_INFO_NULL, r, ierr)
       case (9)
-        call MPI_Neighbor_alltoallv_init(sb, scounts, sdispls, MPI_INTEGER, rb(LEAD + 1), rcounts, rdispls, &
-                                         MPI_INTEGER, g, MPI_INFO_NULL, r, ierr)
+        call NEIGHBOR_ALLTOALLV_INIT(sb, scounts, sdispls, MPI_INTEGER, rb(LEAD + 1), rcounts, rdispls, &
+                                     MPI_INTEGER, g, MPI_INFO_NULL, r, ierr)
       case (10)
-        call MPI_Neighbor_alltoallw_init(sb, scounts, wsdispls, stypes, rb(LEAD + 1), rcounts, wrdispls, rtypes, g, &
-                                         MPI_INFO_NULL, r, ierr)
+        call NEIGHBOR_ALLTOALLW_INIT(sb, scounts, wsdispls, stypes, rb(LEAD + 1), rcounts, wrdispls, rtypes, g, &
+                                     MPI_INFO_NULL, r, ierr)
 #endif
       end select
       call expect_ok(ierr, what//': start')

@@ -1,9 +1,11 @@
 // Where the Fortran entry points of a test program lead (EXPECT_NBRCOLL=1):
-// called from nbr_fortran.F90. For each call nbrcoll takes, the symbol the
-// program's binding calls must be nbrcoll's own, or, where the MPI's own
-// Fortran routine calls the C MPI_ name (MPICH's use mpi_f08 routines with a
-// choice buffer, *_f08ts_), the MPI's with the C name nbrcoll's. One line per
-// symbol; returns the number of symbols that lead elsewhere.
+// called from nbr_fortran.F90 (built with its NBR_PERSISTENT and NBR_MPIX).
+// For each call nbrcoll takes, the symbol the program's binding calls (the
+// persistent collectives under NBR_MPIX: mpix_) must be nbrcoll's own, or,
+// where the MPI's own Fortran routine calls the C MPI_ name (MPICH's use
+// mpi_f08 routines with a choice buffer, *_f08ts_), the MPI's with the C
+// name nbrcoll's. One line per symbol; returns the number of symbols that
+// lead elsewhere.
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <dlfcn.h>
@@ -51,7 +53,7 @@ int nbr_check_symbols(int binding) {
     "Ineighbor_alltoall",
     "Ineighbor_alltoallv",
     "Ineighbor_alltoallw",
-#if MPI_VERSION >= 4
+#if defined(NBR_PERSISTENT)
     "Neighbor_allgather_init",
     "Neighbor_allgatherv_init",
     "Neighbor_alltoall_init",
@@ -78,8 +80,15 @@ int nbr_check_symbols(int binding) {
     size_t n = 0;
     for (; calls[i][n] != '\0' && n + 1 < sizeof lower; ++n) lower[n] = (char)tolower((unsigned char)calls[i][n]);
     lower[n] = '\0';
-    snprintf(c_name, sizeof c_name, "MPI_%s", calls[i]);
     const int buffer = strstr(calls[i], "eighbor_") != NULL;
+    // The persistent collectives of Open MPI's extension are MPIX_, mpix_.
+#if defined(NBR_MPIX)
+    const int mpix = strstr(calls[i], "_init") != NULL;
+#else
+    const int mpix = 0;
+#endif
+    const char* prefix = mpix ? "mpix" : "mpi";
+    snprintf(c_name, sizeof c_name, "%s_%s", mpix ? "MPIX" : "MPI", calls[i]);
 #if defined(MPICH_VERSION)
     if (binding == 2 && buffer) {
       snprintf(fortran, sizeof fortran, "mpi_%s_f08ts_", lower);
@@ -87,12 +96,12 @@ int nbr_check_symbols(int binding) {
       failed += check(c_name, 1);
       continue;
     }
-    snprintf(fortran, sizeof fortran, binding == 2 ? "mpi_%s_f08_" : "mpi_%s_", lower);
+    snprintf(fortran, sizeof fortran, binding == 2 ? "%s_%s_f08_" : "%s_%s_", prefix, lower);
     failed += check(fortran, 1);
 #else
     (void)buffer;
     (void)c_name;
-    snprintf(fortran, sizeof fortran, binding == 2 ? "mpi_%s_f08_" : "mpi_%s_", lower);
+    snprintf(fortran, sizeof fortran, binding == 2 ? "%s_%s_f08_" : "%s_%s_", prefix, lower);
     failed += check(fortran, 1);
 #endif
   }

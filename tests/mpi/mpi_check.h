@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -49,10 +48,11 @@ inline bool mpich_40() {
 
 // EXPECT_NBRCOLL=1: each named symbol must resolve into libnbrcoll (one check
 // per symbol, on rank 0, so that each missing one is named).
-inline void expect_interposed(std::initializer_list<const char*> symbols) {
+inline void expect_interposed(const std::vector<std::string>& symbols) {
   const char* want = std::getenv("EXPECT_NBRCOLL");
   if (g_rank != 0 || want == nullptr || std::strcmp(want, "1") != 0) return;
-  for (const char* s : symbols) check(interposed(s), std::string(s) + " resolves to " + resolved_library(s));
+  for (const std::string& s : symbols)
+    check(interposed(s.c_str()), s + " resolves to " + resolved_library(s.c_str()));
 }
 
 // Calls `test(&flag)` until it sets the flag or fails (a failing test call

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "src/support/persistent_forms.h"
 #include "tests/mpi/mpi_check.h"
 #include "tests/mpi/test_graphs.h"
 
@@ -603,27 +604,42 @@ inline int post_large(Run& run, const WideArgs& w, int mode, MPI_Comm g, MPI_Req
   return MPI_ERR_OTHER;
 }
 
-// The persistent form (MPI 4): *_init through MPI_ or PMPI_.
+#endif
+
+#if NBRCOLL_PERSISTENT
+// The persistent form as a program makes it (MPI 4's MPI_Neighbor_*_init, or
+// Open MPI's extension MPIX_Neighbor_*_init where the MPI has only that:
+// src/support/persistent_forms.h) or, with `pmpi`, the MPI's own (PMPI_,
+// PMPIX_).
 inline int post_init(Run& run, bool pmpi, MPI_Comm g, MPI_Request* req) {
   const auto [s, r, st, rt, sc, sd, rc, rd, n] = Args(run);
   const MPI_Info info = MPI_INFO_NULL;
+  const nbrcoll::NeighborInits& f = nbrcoll::program_inits(pmpi);
   switch (run.call.kind) {
     case Kind::alltoallw:
-      return (pmpi ? PMPI_Neighbor_alltoallw_init : MPI_Neighbor_alltoallw_init)(
-          w_send(run), sc, run.w_sdispls.data(), run.sends.types.data(), w_recv(run), rc, run.w_rdispls.data(),
-          run.recvs.types.data(), g, info, req);
+      return f.alltoallw(w_send(run), sc, run.w_sdispls.data(), run.sends.types.data(), w_recv(run), rc,
+                         run.w_rdispls.data(), run.recvs.types.data(), g, info, req);
     case Kind::alltoall:
-      return (pmpi ? PMPI_Neighbor_alltoall_init : MPI_Neighbor_alltoall_init)(s, n, st, r, n, rt, g, info, req);
+      return f.alltoall(s, n, st, r, n, rt, g, info, req);
     case Kind::alltoallv:
-      return (pmpi ? PMPI_Neighbor_alltoallv_init : MPI_Neighbor_alltoallv_init)(s, sc, sd, st, r, rc, rd, rt, g, info,
-                                                                                 req);
+      return f.alltoallv(s, sc, sd, st, r, rc, rd, rt, g, info, req);
     case Kind::allgather:
-      return (pmpi ? PMPI_Neighbor_allgather_init : MPI_Neighbor_allgather_init)(s, n, st, r, n, rt, g, info, req);
+      return f.allgather(s, n, st, r, n, rt, g, info, req);
     case Kind::allgatherv:
-      return (pmpi ? PMPI_Neighbor_allgatherv_init : MPI_Neighbor_allgatherv_init)(s, sc[0], st, r, rc, rd, rt, g, info,
-                                                                                   req);
+      return f.allgatherv(s, sc[0], st, r, rc, rd, rt, g, info, req);
   }
   return MPI_ERR_OTHER;
+}
+
+// The name of a kind's persistent form as a program calls it
+// ("MPIX_Neighbor_alltoall_init" under Open MPI 4.1).
+inline std::string init_name(const char* kind) {
+  return std::string(nbrcoll::program_inits(false).prefix) + "Neighbor_" + kind + "_init";
+}
+inline std::vector<std::string> init_names(const std::vector<const char*>& kinds) {
+  std::vector<std::string> names;
+  for (const char* k : kinds) names.push_back(init_name(k));
+  return names;
 }
 #endif
 

@@ -1,14 +1,16 @@
-// The requests of nonblocking (and, with MPI 4, persistent) neighborhood
-// collectives under every completion call, mixed with the program's own
-// point-to-point requests: MPI_Waitall over both, MPI_Testsome / MPI_Waitany
-// / MPI_Waitsome / MPI_Testany / MPI_Testall loops (each request reported
-// exactly once, the point-to-point statuses right), MPI_Test and
-// MPI_Request_get_status, several operations in flight on one communicator
-// completed in reverse order, operations on several communicators (an
-// MPI_Comm_dup of a graph communicator among them) at once, and
-// MPI_Request_free / MPI_Cancel on an active collective request, which must
-// answer as the MPI answers for its own MPI_Ibarrier request. Every receive
-// area is checked against the closed form (neighbor_case.h).
+// The requests of nonblocking and persistent (MPI 4's, or Open MPI's MPIX_
+// extension) neighborhood collectives under every completion call, mixed
+// with the program's own point-to-point requests: MPI_Waitall over both,
+// MPI_Testsome / MPI_Waitany / MPI_Waitsome / MPI_Testany / MPI_Testall loops
+// (each request reported exactly once, the point-to-point statuses right),
+// MPI_Test and MPI_Request_get_status, several operations in flight on one
+// communicator completed in reverse order, operations on several
+// communicators (an MPI_Comm_dup of a graph communicator among them) at once,
+// and MPI_Request_free / MPI_Cancel on an active collective request, which
+// must answer as the MPI answers for its own MPI_Ibarrier request, and on an
+// active persistent one, as the MPI answers for its own persistent
+// neighborhood collective. Every receive area is checked against the closed
+// form (neighbor_case.h).
 // EXPECT_NBRCOLL=1: each of these MPI symbols must resolve into libnbrcoll.
 #include <mpi.h>
 
@@ -291,7 +293,7 @@ void free_and_cancel(const Graph& graph, MPI_Comm g, MPI_Comm ref, const TypePai
   m.verify("an operation after MPI_Request_free and MPI_Cancel");
 }
 
-#if MPI_VERSION >= 4
+#if NBRCOLL_PERSISTENT
 // Persistent collectives and a persistent user message in one MPI_Startall,
 // started again with new send data; requests stay allocated and inactive.
 void persistent(const Graph& graph, MPI_Comm g, const TypePair& t) {
@@ -346,6 +348,63 @@ void persistent(const Graph& graph, MPI_Comm g, const TypePair& t) {
   check(std::all_of(never.area.begin(), never.area.end(), [](unsigned char x) { return x == kGuard; }),
         "a persistent collective that was never started wrote its receive area");
 }
+
+// Two started persistent alltoallv requests of the MPI's own (pmpi) or
+// through MPI_: MPI_Request_free of the first and MPI_Cancel of the second
+// while they are active (rank 0 starts last), their error classes and
+// whether the free nulled the handle into `answer`; then both completed and
+// freed. `runs` stay alive to the end of the program (a request the MPI
+// freed while active may still write).
+void free_and_cancel_started(const Graph& graph, MPI_Comm g, MPI_Comm ref, const TypePair& t, bool pmpi,
+                             int (&answer)[4]) {
+  static std::list<Run> runs;
+  runs.emplace_back(Call{Kind::alltoallv, &graph, &t, 5, pmpi ? 94U : 96U});
+  Run& a = runs.back();
+  runs.emplace_back(Call{Kind::alltoallv, &graph, &t, 5, pmpi ? 95U : 97U});
+  Run& b = runs.back();
+  MPI_Request q[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  check(post_init(a, pmpi, g, &q[0]) == MPI_SUCCESS && post_init(b, pmpi, g, &q[1]) == MPI_SUCCESS,
+        "persistent init before MPI_Request_free / MPI_Cancel");
+  const auto start = pmpi ? PMPI_Start : MPI_Start;
+  if (g_rank == 0) others_to_zero(ref);
+  check(start(&q[0]) == MPI_SUCCESS && start(&q[1]) == MPI_SUCCESS, "starting persistent collectives");
+  if (g_rank != 0) {
+    answer[0] = error_class((pmpi ? PMPI_Request_free : MPI_Request_free)(&q[0]));
+    answer[2] = q[0] == MPI_REQUEST_NULL ? 1 : 0;
+    answer[1] = error_class((pmpi ? PMPI_Cancel : MPI_Cancel)(&q[1]));
+    others_to_zero(ref);
+  }
+  const auto wait_for = pmpi ? PMPI_Wait : MPI_Wait;
+  const auto release = pmpi ? PMPI_Request_free : MPI_Request_free;
+  MPI_Status st;
+  if (q[0] != MPI_REQUEST_NULL)
+    check(wait_for(&q[0], MPI_STATUS_IGNORE) == MPI_SUCCESS && release(&q[0]) == MPI_SUCCESS,
+          "MPI_Wait and MPI_Request_free after a refused MPI_Request_free of a persistent request");
+  check(wait_for(&q[1], &st) == MPI_SUCCESS && q[1] != MPI_REQUEST_NULL,
+        "MPI_Wait after MPI_Cancel of a persistent request");
+  PMPI_Test_cancelled(&st, &answer[3]);
+  check(release(&q[1]) == MPI_SUCCESS && q[1] == MPI_REQUEST_NULL, "MPI_Request_free after MPI_Cancel");
+  if (answer[2] == 0) a.verify("a persistent collective after a refused MPI_Request_free");
+  if (answer[3] == 0) b.verify("a persistent collective after MPI_Cancel (not cancelled)");
+}
+
+// MPI_Request_free and MPI_Cancel on an active persistent collective: the
+// MPI's answer for its own active persistent neighborhood collective.
+void persistent_free_and_cancel(const Graph& graph, MPI_Comm g, MPI_Comm ref, const TypePair& t) {
+  int mpi[4] = {0, 0, 0, 0};
+  int ours[4] = {0, 0, 0, 0};
+  free_and_cancel_started(graph, g, ref, t, true, mpi);
+  free_and_cancel_started(graph, g, ref, t, false, ours);
+  const auto& in = graph.in[static_cast<std::size_t>(g_rank)];
+  if (g_rank != 0 && std::find(in.begin(), in.end(), 0) != in.end()) {
+    check(ours[0] == mpi[0], "MPI_Request_free on an active persistent collective: class " + std::to_string(ours[0]) +
+                                 ", the MPI's own " + std::to_string(mpi[0]));
+    check(ours[2] == mpi[2], "MPI_Request_free on an active persistent collective: the handle differs from the MPI's");
+    check(ours[1] == mpi[1], "MPI_Cancel on an active persistent collective: class " + std::to_string(ours[1]) +
+                                 ", the MPI's own " + std::to_string(mpi[1]));
+    check(ours[3] == mpi[3], "MPI_Test_cancelled after MPI_Cancel of a persistent collective differs from the MPI's");
+  }
+}
 #endif
 
 }  // namespace
@@ -357,9 +416,9 @@ int main(int argc, char** argv) {
                      "MPI_Ineighbor_alltoallv", "MPI_Ineighbor_alltoallw", "MPI_Wait", "MPI_Waitall", "MPI_Waitany",
                      "MPI_Waitsome", "MPI_Test", "MPI_Testall", "MPI_Testany", "MPI_Testsome", "MPI_Request_get_status",
                      "MPI_Request_free", "MPI_Cancel"});
-#if MPI_VERSION >= 4
-  expect_interposed({"MPI_Neighbor_allgather_init", "MPI_Neighbor_alltoall_init", "MPI_Neighbor_alltoallv_init",
-                     "MPI_Neighbor_alltoallw_init", "MPI_Start", "MPI_Startall"});
+#if NBRCOLL_PERSISTENT
+  expect_interposed(init_names({"allgather", "alltoall", "alltoallv", "alltoallw"}));
+  expect_interposed({"MPI_Start", "MPI_Startall"});
 #endif
   std::vector<MPI_Datatype> owned;
   const std::vector<TypePair> types = make_type_pairs(owned);
@@ -398,8 +457,12 @@ int main(int argc, char** argv) {
   free_and_cancel(random, g, ref, types[1]);
   free_and_cancel(ring, gring, ref, types[3]);
   MPI_Comm_free(&ref);
-#if MPI_VERSION >= 4
+#if NBRCOLL_PERSISTENT
   persistent(random, g, types[4]);
+  MPI_Comm pref = MPI_COMM_NULL;
+  PMPI_Comm_dup(MPI_COMM_WORLD, &pref);
+  persistent_free_and_cancel(random, g, pref, types[1]);
+  MPI_Comm_free(&pref);
 #endif
   MPI_Comm a = g;
   MPI_Comm b = gring;

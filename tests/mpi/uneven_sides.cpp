@@ -9,7 +9,8 @@
 //   both with MPI_ERR_TRUNCATE.
 // Each call blocking, nonblocking (MPI_Ineighbor_*, then MPI_Wait: Open
 // MPI's nonblocking alltoall fails the same way, and the ranks it did not
-// fail waited for ever) and, with MPI 4, persistent.
+// fail waited for ever) and persistent (MPI 4's, or Open MPI's MPIX_
+// extension).
 // Run with NBRCOLL_ALGO=native, the calls go to the MPI through nbrcoll's
 // hand-off; with the others, through nbrcoll's plans. Every receive area
 // against its closed form, with guards on both sides. A hang fails by the
@@ -19,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "src/support/persistent_forms.h"
 #include "tests/mpi/mpi_check.h"
 
 using nbt::check;
@@ -49,11 +51,12 @@ int made(How how, Blocking blocking, Start start) {
   return rc;
 }
 
-// The persistent forms exist from MPI 4 on (main() asks for them only there).
-#if MPI_VERSION >= 4
-#define NBT_INIT_OR_FAIL(call) call
+// The persistent forms as a program calls them (src/support/persistent_forms.h),
+// where the MPI has them (main() asks for them only there).
+#if NBRCOLL_PERSISTENT
+#define NBT_INIT_OR_FAIL(kind, ...) nbrcoll::program_inits(false).kind(__VA_ARGS__)
 #else
-#define NBT_INIT_OR_FAIL(call) MPI_ERR_OTHER
+#define NBT_INIT_OR_FAIL(kind, ...) MPI_ERR_OTHER
 #endif
 
 int allgather(How how, const int* send, int sendcount, int* recv, int recvcount, MPI_Comm g) {
@@ -62,8 +65,8 @@ int allgather(How how, const int* send, int sendcount, int* recv, int recvcount,
       [&](MPI_Request* r) {
         return how == How::kNonblocking
                    ? MPI_Ineighbor_allgather(send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g, r)
-                   : NBT_INIT_OR_FAIL(MPI_Neighbor_allgather_init(send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g,
-                                                                  MPI_INFO_NULL, r));
+                   : NBT_INIT_OR_FAIL(allgather, send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g, MPI_INFO_NULL,
+                                      r);
       });
 }
 
@@ -73,8 +76,8 @@ int alltoall(How how, const int* send, int sendcount, int* recv, int recvcount, 
       [&](MPI_Request* r) {
         return how == How::kNonblocking
                    ? MPI_Ineighbor_alltoall(send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g, r)
-                   : NBT_INIT_OR_FAIL(MPI_Neighbor_alltoall_init(send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g,
-                                                                 MPI_INFO_NULL, r));
+                   : NBT_INIT_OR_FAIL(alltoall, send, sendcount, MPI_INT, recv, recvcount, MPI_INT, g, MPI_INFO_NULL,
+                                      r);
       });
 }
 
@@ -156,7 +159,7 @@ int main(int argc, char** argv) {
   nbt::expect_interposed({"MPI_Neighbor_allgather", "MPI_Neighbor_alltoall", "MPI_Ineighbor_allgather",
                           "MPI_Ineighbor_alltoall", "MPI_Dist_graph_create_adjacent"});
   std::vector<How> hows{How::kBlocking, How::kNonblocking};
-  if (MPI_VERSION >= 4) hows.push_back(How::kPersistent);
+  if (NBRCOLL_PERSISTENT) hows.push_back(How::kPersistent);
   for (int round = 0; round < 3; ++round) {
     for (const How how : hows) {
       star(round, how);

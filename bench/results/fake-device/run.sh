@@ -17,7 +17,7 @@ root=(); [[ $(id -u) -eq 0 ]] && root=(--allow-run-as-root)
 run() {  # BIN [extra bench args]
   local bin=$1; shift
   mpirun "${root[@]}" --oversubscribe -np 8 -x NBRCOLL_RANKS_PER_NODE=4 -x NBRCOLL_TOPO=frontier \
-    -x NBRCOLL_DEVICE_BACKEND="$fake" -x NBRCOLL_FAKE_DEVICE_UNPROTECTED=1 -x OMPI_MCA_topo=basic \
+    -x NBRCOLL_DEVICE_BACKEND="$fake" -x NBRCOLL_FAKE_DEVICE_UNPROTECTED=1 \
     "$bin" "$@" --pattern rsg --sizes 1K,16K,256K --algos native,linear,leader --warmup 3 --iters 30 2>&1 |
     grep -E '^  [0-9]+K +(native|linear|leader) '
 }

@@ -2,9 +2,10 @@
 """nbrcoll's Fortran entry points, generated from calls.tbl.
 
   gen_entries.py --table calls.tbl --flavour openmpi|mpich --mpi-version N
-                 --bindings mpifh,f08 --cpp OUT.cpp --names OUT.txt
+                 [--mpix-pcollreq] --bindings mpifh,f08 --cpp OUT.cpp --names OUT.txt
       writes the wrappers of the calls and bindings this MPI has (OUT.cpp)
-      and the names they export, one a line (OUT.txt)
+      and the names they export, one a line (OUT.txt); --mpix-pcollreq: the
+      MPI has Open MPI's persistent collectives extension (MPIX_ names)
   gen_entries.py --table calls.tbl --check-exports-map exports.map
       fails unless the version script exports exactly every row's C entry
       point, every name of every family, and nbrcoll_version
@@ -56,10 +57,28 @@ STYLES = {("openmpi", "mpifh"): "openmpi", ("openmpi", "f08"): "openmpi", ("mpic
           ("mpich", "f08"): "mpich_f08"}
 
 
+NEEDS = ("mpi3", "mpi4", "mpi4c", "pcoll", "pcoll_init")
+
+
 class Row:
     def __init__(self, name, needs, args, line, c_only=False):
         self.name, self.needs, self.args, self.line, self.c_only = name, needs, args, line, c_only
         self.kinds = [k for k, _ in args]
+
+    def prefixes(self, mpi_version, mpix):
+        """The prefixes ("MPI", "MPIX") under which an MPI of this version,
+        with or without Open MPI's pcollreq extension, has this call."""
+        mpi4 = mpi_version >= 4
+        if self.needs == "mpi3":
+            return ["MPI"]
+        if self.needs in ("mpi4", "mpi4c"):
+            return ["MPI"] if mpi4 else []
+        if self.needs == "pcoll":
+            return ["MPI"] if mpi4 or mpix else []
+        return (["MPI"] if mpi4 else []) + (["MPIX"] if mpix else [])
+
+    def all_prefixes(self):
+        return ["MPI", "MPIX"] if self.needs == "pcoll_init" else ["MPI"]
 
     def has(self, kind):
         return kind in self.kinds
@@ -80,9 +99,13 @@ class Family:
             return False
         return self.coverage == "all" or not any(k in BUFFERS for k in row.kinds)
 
-    def names(self, row):
-        return [p.replace("{UPPER}", row.name.upper()).replace("{lower}", row.name.lower()).replace("{Name}", row.name)
-                for p in self.patterns]
+    def names(self, row, prefix="MPI"):
+        names = [p.replace("{UPPER}", row.name.upper()).replace("{lower}", row.name.lower()).replace("{Name}", row.name)
+                 for p in self.patterns]
+        if prefix == "MPI":
+            return names
+        # The patterns start MPI_ or mpi_: Open MPI's extension names its calls MPIX_ / mpix_.
+        return [prefix + n[3:] if n.startswith("MPI_") else prefix.lower() + n[3:] for n in names]
 
 
 def parse(path):
@@ -100,12 +123,12 @@ def parse(path):
                     sys.exit("%s: no conversion style for %s %s (gen_entries.py STYLES)" % (where, words[1], words[2]))
                 families.append(Family(words[1], words[2], words[3], words[4:]))
                 continue
-            if len(words) < 2 or words[1] not in ("mpi3", "mpi4", "mpi4c"):
-                sys.exit("%s: <call> mpi3|mpi4|mpi4c <kind>:<name>..." % where)
+            if len(words) < 2 or words[1] not in NEEDS:
+                sys.exit("%s: <call> %s <kind>:<name>..." % (where, "|".join(NEEDS)))
             if words[1] == "mpi4c":
                 if len(words) > 2:
                     sys.exit("%s: a C-only row (mpi4c) has no Fortran arguments" % where)
-                rows.append(Row(words[0], 4, [], where, c_only=True))
+                rows.append(Row(words[0], words[1], [], where, c_only=True))
                 continue
             args = []
             for a in words[2:]:
@@ -115,7 +138,7 @@ def parse(path):
                 if kind not in KINDS or not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
                     sys.exit("%s: bad argument '%s' (kind:name, kinds listed in calls.tbl)" % (where, a))
                 args.append((kind, name))
-            rows.append(Row(words[0], int(words[1][3]), args, where))
+            rows.append(Row(words[0], words[1], args, where))
     return rows, families
 
 
@@ -316,13 +339,13 @@ def parameters(row):
     return ", ".join(ps + ["MPI_Fint* ierr"])
 
 
-def wrapper(row, style, names):
+def wrapper(row, style, names, prefix):
     pre, args, post = BODIES[style](row, style)
     params = parameters(row)
-    out = ["// MPI_%s (%s)" % (row.name, row.line),
+    out = ["// %s_%s (%s)" % (prefix, row.name, row.line),
            'extern "C" void %s(%s) {' % (names[0], params)]
     out += ["  " + line for line in pre]
-    out.append("  const int rc = MPI_%s(%s);" % (row.name, ", ".join(args)))
+    out.append("  const int rc = %s_%s(%s);" % (prefix, row.name, ", ".join(args)))
     out.append("  set_ierr(ierr, rc);")
     out += ["  " + line for line in post]
     out.append("}")
@@ -331,21 +354,21 @@ def wrapper(row, style, names):
     return out
 
 
-def generate(rows, families, flavour, mpi_version, bindings):
+def generate(rows, families, flavour, mpi_version, mpix, bindings):
     mine = [f for f in families if f.flavour == flavour and f.binding in bindings]
     code, exported = [], []
     for row in rows:
-        if row.needs > mpi_version:
-            continue
-        by_style = {}
-        for f in mine:
-            if f.covers(row):
-                by_style.setdefault(STYLES[(f.flavour, f.binding)], []).extend(f.names(row))
-        for style, names in by_style.items():
-            code += wrapper(row, style, names) + [""]
-            exported += names
+        for prefix in row.prefixes(mpi_version, mpix):
+            by_style = {}
+            for f in mine:
+                if f.covers(row):
+                    by_style.setdefault(STYLES[(f.flavour, f.binding)], []).extend(f.names(row, prefix))
+            for style, names in by_style.items():
+                code += wrapper(row, style, names, prefix) + [""]
+                exported += names
     head = ["// Generated by src/entry/fortran/gen_entries.py from calls.tbl: do not edit.",
-            "// %s, MPI %d, bindings: %s." % (flavour, mpi_version, ", ".join(sorted(bindings)) or "none"),
+            "// %s, MPI %d%s, bindings: %s." % (flavour, mpi_version, " with MPIX_ persistent collectives" if mpix else "",
+                                              ", ".join(sorted(bindings)) or "none"),
             '#include "entry/fortran/fortran_support.h"', "",
             "using namespace nbrcoll::fortran;  // NOLINT(google-build-using-namespace)", ""]
     return head + code, sorted(exported)
@@ -358,11 +381,12 @@ def check_exports_map(rows, families, path):
     if not match:
         sys.exit("%s: no 'global: ... local:' section" % path)
     listed = set(n.strip() for n in match.group(1).split(";") if n.strip())
-    wanted = {"MPI_" + r.name for r in rows} | {"nbrcoll_version"}
+    wanted = {p + "_" + r.name for r in rows for p in r.all_prefixes()} | {"nbrcoll_version"}
     for f in families:
         for r in rows:
             if f.covers(r):
-                wanted.update(f.names(r))
+                for p in r.all_prefixes():
+                    wanted.update(f.names(r, p))
     missing, extra = sorted(wanted - listed), sorted(listed - wanted)
     for n in missing:
         print("%s: missing %s (a call of calls.tbl)" % (path, n))
@@ -378,6 +402,7 @@ def main():
     p.add_argument("--table", required=True)
     p.add_argument("--flavour", choices=["openmpi", "mpich"])
     p.add_argument("--mpi-version", type=int)
+    p.add_argument("--mpix-pcollreq", action="store_true")
     p.add_argument("--bindings", default="")
     p.add_argument("--cpp")
     p.add_argument("--names")
@@ -390,7 +415,7 @@ def main():
     if not (a.flavour and a.mpi_version and a.cpp and a.names):
         p.error("--flavour, --mpi-version, --cpp and --names are required to generate")
     bindings = set(b for b in a.bindings.split(",") if b)
-    code, names = generate(rows, families, a.flavour, a.mpi_version, bindings)
+    code, names = generate(rows, families, a.flavour, a.mpi_version, a.mpix_pcollreq, bindings)
     with open(a.cpp, "w", encoding="utf-8") as f:
         f.write("\n".join(code) + "\n")
     with open(a.names, "w", encoding="utf-8") as f:
