@@ -389,7 +389,11 @@ void free_and_cancel_started(const Graph& graph, MPI_Comm g, MPI_Comm ref, const
 }
 
 // MPI_Request_free and MPI_Cancel on an active persistent collective: the
-// MPI's answer for its own active persistent neighborhood collective.
+// MPI's answer for its own active persistent neighborhood collective. Not
+// under MPICH 4.0.2, whose own answer is no reference: it stops the process
+// on MPI_Cancel of an active persistent collective (an assertion, "Cancel
+// persistent collective not supported"), and frees one on MPI_Request_free
+// (docs/KNOWN-ISSUES.md).
 void persistent_free_and_cancel(const Graph& graph, MPI_Comm g, MPI_Comm ref, const TypePair& t) {
   int mpi[4] = {0, 0, 0, 0};
   int ours[4] = {0, 0, 0, 0};
@@ -459,10 +463,12 @@ int main(int argc, char** argv) {
   MPI_Comm_free(&ref);
 #if NBRCOLL_PERSISTENT
   persistent(random, g, types[4]);
-  MPI_Comm pref = MPI_COMM_NULL;
-  PMPI_Comm_dup(MPI_COMM_WORLD, &pref);
-  persistent_free_and_cancel(random, g, pref, types[1]);
-  MPI_Comm_free(&pref);
+  if (!mpich_40()) {
+    MPI_Comm pref = MPI_COMM_NULL;
+    PMPI_Comm_dup(MPI_COMM_WORLD, &pref);
+    persistent_free_and_cancel(random, g, pref, types[1]);
+    MPI_Comm_free(&pref);
+  }
 #endif
   MPI_Comm a = g;
   MPI_Comm b = gring;
