@@ -46,7 +46,7 @@ std::size_t owner_index(int a, int b, int salt, std::size_t n) {
 // Canonical order of the bundles between one pair of ranks (after its linear
 // fragments): gather bundles by remote node, then the network bundle, then
 // scatter bundles by source node.
-enum Step : int { kGather = 1, kNetwork = 2, kScatter = 3 };
+enum Step : int { kGatherStep = 1, kNetworkStep = 2, kScatterStep = 3 };
 
 struct Owners {
   int out = kNoRank;  // on the sending node: gathers, sends the network bundle
@@ -248,7 +248,7 @@ class AggregatedPlanner {
       if (mine.empty()) return;
       BundleSend send = make_send(o.out, mine);
       for (const BlockId& id : mine) send.from.push_back(own_piece(id));
-      add_send(std::move(send), {kGather, b});
+      add_send(std::move(send), {kGatherStep, b});
       return;
     }
     // Out-owner: gather the other sources' blocks, then one network bundle.
@@ -263,12 +263,12 @@ class AggregatedPlanner {
         for (const BlockId& id : theirs) where[at(id)] = own_piece(id);
         continue;
       }
-      const int r = add_recv(make_recv(s, theirs, false), {kGather, b});
+      const int r = add_recv(make_recv(s, theirs, false), {kGatherStep, b});
       for (std::size_t i = 0; i < theirs.size(); ++i) where[at(theirs[i])] = {r, static_cast<int>(i), -1};
     }
     BundleSend send = make_send(o.in, all);
     send.from = std::move(where);
-    add_send(std::move(send), {kNetwork, b});
+    add_send(std::move(send), {kNetworkStep, b});
   }
 
   // Bundles on this rank's node B for pair (a, B).
@@ -278,11 +278,11 @@ class AggregatedPlanner {
     const auto of_dest = [&](int d) { return blocks(edges, [d](const PairEdge& e) { return e.block.dest == d; }); };
     if (me_ != o.in) {
       const std::vector<BlockId> mine = of_dest(me_);
-      if (!mine.empty()) add_recv(make_recv(o.in, mine, true), {kScatter, a});
+      if (!mine.empty()) add_recv(make_recv(o.in, mine, true), {kScatterStep, a});
       return;
     }
     const std::vector<BlockId> all = blocks(edges, [](const PairEdge&) { return true; });
-    const int r = add_recv(make_recv(o.out, all, true), {kNetwork, a});
+    const int r = add_recv(make_recv(o.out, all, true), {kNetworkStep, a});
     for (const int d : distinct(edges, &BlockId::dest)) {
       if (d == me_) continue;
       const std::vector<BlockId> theirs = of_dest(d);
@@ -291,7 +291,7 @@ class AggregatedPlanner {
         const auto at = std::lower_bound(all.begin(), all.end(), id) - all.begin();
         send.from.push_back({r, static_cast<int>(at), -1});
       }
-      add_send(std::move(send), {kScatter, a});
+      add_send(std::move(send), {kScatterStep, a});
     }
   }
 

@@ -4,11 +4,11 @@
 
 namespace nbrcoll::algos {
 namespace {
-__extension__ typedef unsigned __int128 Wide;  // GCC/Clang: exact block * w
+__extension__ typedef unsigned __int128 WideProduct;  // GCC/Clang: exact block * w
 }  // namespace
 
 std::uint64_t split_point_wide(std::uint64_t block, std::uint32_t w, std::uint32_t total) {
-  const auto exact = static_cast<std::uint64_t>(static_cast<Wide>(block) * w / total);
+  const auto exact = static_cast<std::uint64_t>(static_cast<WideProduct>(block) * w / total);
   return exact - exact % kSplitAlignment;
 }
 

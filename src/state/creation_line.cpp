@@ -13,7 +13,7 @@ namespace nbrcoll {
 
 namespace {
 
-std::mutex g_mutex;  // every line's fields
+std::mutex g_line_mutex;  // every line's fields
 
 int delete_line(MPI_Comm, int, void* value, void*) {
   delete static_cast<CreationLine*>(value);
@@ -27,7 +27,7 @@ int copy_line(MPI_Comm, int, void*, void* value_in, void* value_out, int* flag) 
   *flag = 0;
   CreationLine child;
   {
-    const std::lock_guard<std::mutex> lock(g_mutex);
+    const std::lock_guard<std::mutex> lock(g_line_mutex);
     child = take_for_duplicate(*static_cast<CreationLine*>(value_in));
   }
   if (child.next_serial >= child.end_serial) return MPI_SUCCESS;
@@ -95,18 +95,18 @@ CreationLine* creation_line(MPI_Comm parent) {
 }
 
 std::int64_t draw_serial(CreationLine& line, bool peek) {
-  const std::lock_guard<std::mutex> lock(g_mutex);
+  const std::lock_guard<std::mutex> lock(g_line_mutex);
   if (line.next_serial >= line.end_serial) return -1;
   return peek ? line.next_serial : line.next_serial++;
 }
 
 bool wants_serials(const CreationLine* line) {
-  const std::lock_guard<std::mutex> lock(g_mutex);
+  const std::lock_guard<std::mutex> lock(g_line_mutex);
   return line != nullptr && mpi_threads_concurrent() && line->next_serial >= line->end_serial;
 }
 
 void reserve_serials(CreationLine& line, std::int64_t first) {
-  const std::lock_guard<std::mutex> lock(g_mutex);
+  const std::lock_guard<std::mutex> lock(g_line_mutex);
   line.next_serial = first;
   line.end_serial = first + kLineSerials;
 }

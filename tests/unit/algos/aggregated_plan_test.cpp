@@ -12,26 +12,6 @@
 namespace nbrcoll::algos::testing {
 namespace {
 
-bool mentions(const SimResult& r, const std::string& what) {
-  for (const auto& e : r.errors) {
-    if (e.find(what) != std::string::npos) return true;
-  }
-  return false;
-}
-
-// Every ordered pair of ranks s != d: 2 nodes of 2 ranks.
-CommGraph complete_2x2() {
-  CommGraph g = make_uniform_comm(Model::kFrontier, 2, 2);
-  std::vector<Edge> edges;
-  for (int s = 0; s < 4; ++s) {
-    for (int d = 0; d < 4; ++d) {
-      if (s != d) edges.emplace_back(s, d);
-    }
-  }
-  set_edges(g, edges);
-  return g;
-}
-
 std::vector<std::vector<std::uint64_t>> edge_sizes(const CommGraph& g, std::uint64_t bytes) {
   std::vector<std::vector<std::uint64_t>> sizes;
   for (const auto& out : g.out) sizes.emplace_back(out.size(), bytes);

@@ -49,19 +49,6 @@ TEST(CostModel, ParseKeepsTheBaseAndNamesTheBadLine) {
   EXPECT_EQ(error, "line 1: expected key = value");
 }
 
-// 2 nodes of 2 ranks, every pair connected: rank 0's plans by hand.
-CommGraph complete_2x2() {
-  CommGraph g = make_uniform_comm(Model::kFrontier, 2, 2);
-  std::vector<Edge> edges;
-  for (int s = 0; s < 4; ++s) {
-    for (int d = 0; d < 4; ++d) {
-      if (s != d) edges.emplace_back(s, d);
-    }
-  }
-  set_edges(g, edges);
-  return g;
-}
-
 TEST(CostModel, LoadOfTheLinearPlanIsOneMessagePerEdge) {
   const CommGraph g = complete_2x2();
   const Plan p = build_linear_plan(make_plan_input(g, 0));

@@ -11,20 +11,12 @@
 namespace nbrcoll::algos::testing {
 namespace {
 
-constexpr std::uint64_t kB = 1024;
-
 CommGraph figure_comm(int source, const std::vector<int>& dests) {
   CommGraph g = make_uniform_comm(Model::kMi250, 2, 8);
   std::vector<Edge> edges;
   for (const int d : dests) edges.emplace_back(source, d);
   set_edges(g, edges);
   return g;
-}
-
-void expect_checks_pass(const CommGraph& g) {
-  const CaseOutcome out =
-      check_case(g, {same_blocks(g, 0), same_blocks(g, 1), same_blocks(g, 777), same_blocks(g, kB)});
-  EXPECT_TRUE(out.errors.empty()) << joined(out.errors);
 }
 
 LinkClass link_of(const std::vector<Plan>& plans, int from, int to) {
@@ -41,7 +33,7 @@ TEST(PaperFigures, Fig2IntraNodeHopsSplit) {
   const CommGraph g = figure_comm(6, {4, 5});
   const auto plans = build_plans(g, build_leader_plan);
   const std::set<Moved> want = {{6, 4, 6, 0, 512}, {6, 5, 6, 512, 1024}, {4, 5, 6, 0, 512}, {5, 4, 6, 512, 1024}};
-  EXPECT_EQ(moved(plans, kB), want);
+  EXPECT_EQ(moved(plans, kKiB), want);
   EXPECT_EQ(link_of(plans, 6, 4), LinkClass::kMultiHop);
   EXPECT_EQ(link_of(plans, 4, 5), LinkClass::kSamePackage);
   expect_checks_pass(g);
@@ -53,7 +45,7 @@ TEST(PaperFigures, Fig3IntraNodeLinksSplit) {
   const CommGraph g = figure_comm(1, {2, 3});
   const auto plans = build_plans(g, build_leader_plan);
   const std::set<Moved> want = {{1, 3, 1, 0, 1024}, {3, 2, 1, 0, 1024}};
-  EXPECT_EQ(moved(plans, kB), want);
+  EXPECT_EQ(moved(plans, kKiB), want);
   EXPECT_EQ(link_of(plans, 1, 3), LinkClass::kLinked);
   EXPECT_EQ(link_of(plans, 3, 2), LinkClass::kSamePackage);
   EXPECT_TRUE(plans[1].sends.size() == 1) << "no empty fragment is planned for a zero weight";
@@ -66,7 +58,7 @@ TEST(PaperFigures, Fig4RemotePeersOneLeader) {
   const CommGraph g = figure_comm(9, {0, 1});
   const auto plans = build_plans(g, build_leader_plan);
   const std::set<Moved> want = {{9, 0, 9, 0, 1024}, {0, 1, 9, 0, 1024}};
-  EXPECT_EQ(moved(plans, kB), want);
+  EXPECT_EQ(moved(plans, kKiB), want);
   EXPECT_EQ(link_of(plans, 9, 0), LinkClass::kNetwork);
   EXPECT_EQ(link_of(plans, 0, 1), LinkClass::kSamePackage);
   expect_checks_pass(g);
@@ -83,7 +75,7 @@ TEST(PaperFigures, Fig5RemoteTwoLeadersWithPeers) {
       {0, 1, 9, 0, 512}, {0, 1, 9, 512, 1024},  // PEM
       {2, 3, 9, 0, 512}, {2, 3, 9, 512, 1024},
   };
-  EXPECT_EQ(moved(plans, kB), want);
+  EXPECT_EQ(moved(plans, kKiB), want);
   // The pair 0->1 carries two fragments, numbered by share.
   const Plan& leader0 = plans[0];
   std::vector<int> tags;
@@ -108,7 +100,7 @@ TEST(PaperFigures, Fig6RemoteFourLeadersNoPeers) {
       if (other != leaders[j]) want.insert({leaders[j], other, 9, 256 * j, 256 * (j + 1)});
     }
   }
-  EXPECT_EQ(moved(plans, kB), want);
+  EXPECT_EQ(moved(plans, kKiB), want);
   EXPECT_EQ(want.size(), 16u);
   expect_checks_pass(g);
 }

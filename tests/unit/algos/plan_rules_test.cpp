@@ -13,31 +13,23 @@
 namespace nbrcoll::algos::testing {
 namespace {
 
-constexpr std::uint64_t kB = 1024;
-
 CommGraph two_mi250_nodes(const std::vector<Edge>& edges) {
   CommGraph g = make_uniform_comm(Model::kMi250, 2, 8);
   set_edges(g, edges);
   return g;
 }
 
-void expect_checks_pass(const CommGraph& g) {
-  const CaseOutcome out =
-      check_case(g, {same_blocks(g, 0), same_blocks(g, 1), same_blocks(g, 333), same_blocks(g, kB)});
-  EXPECT_TRUE(out.errors.empty()) << joined(out.errors);
-}
-
 TEST(PlanRules, RemoteGroupWithOnlyOddGcdsStillGetsALeader) {
   const CommGraph g = two_mi250_nodes({{9, 1}, {9, 3}});
   const std::set<Moved> want = {{9, 1, 9, 0, 512}, {9, 3, 9, 512, 1024}, {1, 3, 9, 0, 512}, {3, 1, 9, 512, 1024}};
-  EXPECT_EQ(moved(build_plans(g, build_leader_plan), kB), want);
+  EXPECT_EQ(moved(build_plans(g, build_leader_plan), kKiB), want);
   expect_checks_pass(g);
 }
 
 TEST(PlanRules, SingleDestinationOnANodeIsSentDirectly) {
   const CommGraph g = two_mi250_nodes({{9, 5}, {2, 6}});
   const std::set<Moved> want = {{9, 5, 9, 0, 1024}, {2, 6, 2, 0, 1024}};
-  EXPECT_EQ(moved(build_plans(g, build_leader_plan), kB), want);
+  EXPECT_EQ(moved(build_plans(g, build_leader_plan), kKiB), want);
   expect_checks_pass(g);
 }
 
@@ -45,11 +37,11 @@ TEST(PlanRules, DuplicateEdgesTravelOnceAndAreCopiedLocally) {
   const CommGraph g = two_mi250_nodes({{9, 0}, {9, 1}, {9, 0}, {9, 1}, {9, 0}});
   const auto plans = build_plans(g, build_leader_plan);
   const std::set<Moved> want = {{9, 0, 9, 0, 1024}, {0, 1, 9, 0, 1024}};
-  EXPECT_EQ(moved(plans, kB), want);
+  EXPECT_EQ(moved(plans, kKiB), want);
   EXPECT_EQ(plans[0].copies.size(), 2u);
   EXPECT_EQ(plans[1].copies.size(), 1u);
   for (const LocalCopy& c : plans[0].copies) EXPECT_EQ(c.from_slot, 0);
-  const CaseOutcome out = check_case(g, {same_blocks(g, kB)});
+  const CaseOutcome out = check_case(g, {same_blocks(g, kKiB)});
   ASSERT_TRUE(out.errors.empty()) << joined(out.errors);
   EXPECT_EQ(out.leader.stats.at(LinkClass::kNetwork).messages, 1u);
   EXPECT_EQ(out.linear.stats.at(LinkClass::kNetwork).messages, 5u);
@@ -60,7 +52,7 @@ TEST(PlanRules, SelfEdgesAreLocalCopiesFromTheSendBuffer) {
   const auto plans = build_plans(g, build_leader_plan);
   ASSERT_EQ(plans[3].copies.size(), 2u);
   for (const LocalCopy& c : plans[3].copies) EXPECT_EQ(c.from_slot, -1);
-  EXPECT_EQ(moved(plans, kB), (std::set<Moved>{{3, 4, 3, 0, 1024}}));
+  EXPECT_EQ(moved(plans, kKiB), (std::set<Moved>{{3, 4, 3, 0, 1024}}));
   expect_checks_pass(g);
 }
 
@@ -74,10 +66,10 @@ TEST(PlanRules, RanksSharingADevice) {
   // (package 1, alone) gets it directly.
   const std::set<Moved> intra = {{0, 1, 0, 0, 1024}, {0, 2, 0, 0, 512},    {0, 3, 0, 512, 1024},
                                  {2, 3, 0, 0, 512},  {3, 2, 0, 512, 1024}, {0, 4, 0, 0, 1024}};
-  EXPECT_EQ(moved_of(plans, kB, 0), intra);
+  EXPECT_EQ(moved_of(plans, kKiB, 0), intra);
   // Remote: one package group {0, 1, 2} led by rank 0 (device 0, lowest rank).
   const std::set<Moved> remote = {{5, 0, 5, 0, 1024}, {0, 1, 5, 0, 1024}, {0, 2, 5, 0, 1024}};
-  EXPECT_EQ(moved_of(plans, kB, 5), remote);
+  EXPECT_EQ(moved_of(plans, kKiB, 5), remote);
   expect_checks_pass(g);
 }
 
@@ -90,10 +82,10 @@ TEST(PlanRules, UnequalNodesAndNodesOfOneRank) {
   // The one-rank node's block reaches every other node once.
   const auto plans = build_plans(g, build_leader_plan);
   std::map<int, std::uint64_t> to_node;
-  for (const Moved& m : moved_of(plans, kB, 0)) {
+  for (const Moved& m : moved_of(plans, kKiB, 0)) {
     if (m.from == 0) to_node[g.places[static_cast<std::size_t>(m.to)].node] += m.end - m.begin;
   }
-  for (const auto& [node, bytes] : to_node) EXPECT_EQ(bytes, kB) << "node " << node;
+  for (const auto& [node, bytes] : to_node) EXPECT_EQ(bytes, kKiB) << "node " << node;
 }
 
 TEST(PlanRules, ProcNullSlotsGetNothing) {
@@ -186,14 +178,14 @@ TEST(PlanRules, GroupByPackageElectsLowestDeviceThenLowestRank) {
 TEST(PlanStatsTest, Fig5PerLinkClass) {
   const CommGraph g = two_mi250_nodes({{9, 0}, {9, 1}, {9, 2}, {9, 3}});
   const auto plans = build_plans(g, build_leader_plan);
-  const PlanStats source = compute_stats(plans[9], kB);
+  const PlanStats source = compute_stats(plans[9], kKiB);
   EXPECT_EQ(source.at(LinkClass::kNetwork).messages, 2u);
-  EXPECT_EQ(source.at(LinkClass::kNetwork).bytes, kB);
-  const PlanStats leader = compute_stats(plans[0], kB);
+  EXPECT_EQ(source.at(LinkClass::kNetwork).bytes, kKiB);
+  const PlanStats leader = compute_stats(plans[0], kKiB);
   EXPECT_EQ(leader.at(LinkClass::kMultiHop).messages, 1u);  // 0 -> 2: no link on MI250
-  EXPECT_EQ(leader.at(LinkClass::kMultiHop).bytes, kB / 2);
+  EXPECT_EQ(leader.at(LinkClass::kMultiHop).bytes, kKiB / 2);
   EXPECT_EQ(leader.at(LinkClass::kSamePackage).messages, 2u);  // both halves to 1
-  EXPECT_EQ(leader.at(LinkClass::kSamePackage).bytes, kB);
+  EXPECT_EQ(leader.at(LinkClass::kSamePackage).bytes, kKiB);
   EXPECT_EQ(compute_stats(plans[9], 0).messages(), 0u) << "empty fragments are not sent";
   EXPECT_FALSE(format_stats(leader).empty());
 }

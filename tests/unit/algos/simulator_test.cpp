@@ -25,13 +25,6 @@ void assign_canonical_tags_for_test(std::vector<Plan>& plans) {
   for (Plan& p : plans) assign_canonical_tags(p);
 }
 
-bool mentions(const SimResult& r, const std::string& what) {
-  for (const auto& e : r.errors) {
-    if (e.find(what) != std::string::npos) return true;
-  }
-  return false;
-}
-
 TEST(Simulator, AcceptsTheCorrectPlanAndCountsRounds) {
   const Fig5 f;
   const SimResult r = f.run();

@@ -2,6 +2,8 @@
 // planners and a flat view of the fragments a set of plans moves.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <compare>
 #include <cstdint>
 #include <set>
@@ -10,6 +12,7 @@
 
 #include "algos/plan.h"
 #include "algos/simulator.h"
+#include "algos/testing/graphs.h"
 
 namespace nbrcoll::algos::testing {
 
@@ -128,6 +131,37 @@ inline std::string joined(const std::vector<std::string>& lines) {
   std::string s;
   for (const auto& l : lines) s += l + "\n";
   return s;
+}
+
+constexpr std::uint64_t kKiB = 1024;
+
+// Whether a simulation reported an error that says `what`.
+inline bool mentions(const SimResult& r, const std::string& what) {
+  for (const auto& e : r.errors) {
+    if (e.find(what) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// Every ordered pair of ranks s != d: 2 nodes of 2 ranks.
+inline CommGraph complete_2x2() {
+  CommGraph g = make_uniform_comm(Model::kFrontier, 2, 2);
+  std::vector<Edge> edges;
+  for (int s = 0; s < 4; ++s) {
+    for (int d = 0; d < 4; ++d) {
+      if (s != d) edges.emplace_back(s, d);
+    }
+  }
+  set_edges(g, edges);
+  return g;
+}
+
+// Both planners pass the whole-communicator checks at empty, tiny, odd and
+// 1 KiB blocks.
+inline void expect_checks_pass(const CommGraph& g) {
+  const CaseOutcome out = check_case(
+      g, {same_blocks(g, 0), same_blocks(g, 1), same_blocks(g, 333), same_blocks(g, 777), same_blocks(g, kKiB)});
+  EXPECT_TRUE(out.errors.empty()) << joined(out.errors);
 }
 
 }  // namespace nbrcoll::algos::testing
