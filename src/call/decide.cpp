@@ -54,7 +54,10 @@ void trace(const UserCall& c, Mode mode, const CommState* state, const Decision&
       "%s transport (%s)%s",
       call_name(c, mode), static_cast<unsigned long long>(state->sequence->calls + 1),
       static_cast<unsigned long long>(s.layout.send_bytes()), s.choice.variant.size(), by[0], by[1], by[2],
-      s.choice.bundles ? "on" : "off", d.path == Path::kLinear ? "host fast path" : "schedule engine",
+      s.choice.bundles ? "on" : "off",
+      d.path != Path::kLinear ? "schedule engine"
+      : d.linear_everywhere   ? "host fast path, typed messages"
+                              : "host fast path",
       d.transport == TransportKind::kDevice ? "device" : "host", d.why,
       !d.repeat        ? ""
       : d.same_buffers ? "; a repeat of the last call"

@@ -3,49 +3,13 @@
 #include <algorithm>
 #include <climits>
 
-#include "report/held_handles.h"
+#include "transport/pack_view.h"
 
 namespace nbrcoll {
 
 namespace {
 
 constexpr std::uint64_t kMaxPacked = INT_MAX;  // MPI_Pack / MPI_Unpack count bytes in an int
-
-// `count` elements of `type` at `buf`, as MPI_Pack / MPI_Unpack take them.
-// MPI_BOTTOM (a null buffer with absolute addresses in the type) is valid
-// there, but MPICH 4.0 rejects a null buffer: it is then addressed through a
-// view whose base is the type's true lower bound, the same bytes.
-class PackView {
- public:
-  PackView(const void* buf, int count, MPI_Datatype type) : base_(const_cast<void*>(buf)), count_(count), type_(type) {
-    if (buf != nullptr || count == 0) return;
-    MPI_Aint lb = 0;
-    MPI_Aint extent = 0;
-    PMPI_Type_get_true_extent(type, &lb, &extent);
-    const MPI_Aint shift = -lb;
-    if (PMPI_Type_create_struct(1, &count, &shift, &type, &view_) == MPI_SUCCESS)
-      report::note_made(report::Handle::kDatatype);
-    PMPI_Type_commit(&view_);
-    base_ = offset_address(nullptr, lb);
-    count_ = 1;
-    type_ = view_;
-  }
-  PackView(const PackView&) = delete;
-  PackView& operator=(const PackView&) = delete;
-  ~PackView() {
-    if (view_ != MPI_DATATYPE_NULL && PMPI_Type_free(&view_) == MPI_SUCCESS)
-      report::note_freed(report::Handle::kDatatype);
-  }
-  [[nodiscard]] void* base() const { return base_; }
-  [[nodiscard]] int count() const { return count_; }
-  [[nodiscard]] MPI_Datatype type() const { return type_; }
-
- private:
-  void* base_;
-  int count_;
-  MPI_Datatype type_;
-  MPI_Datatype view_ = MPI_DATATYPE_NULL;
-};
 
 // How the blocks of a call are typed: the call's one send type and one
 // receive type, displacements in elements of their extents (OneType) ...
@@ -66,6 +30,7 @@ struct OneType {
   [[nodiscard]] char* recv_start(std::size_t slot) const {
     return offset_address(args.recvbuf, args.displs[slot] * recv.extent);
   }
+  [[nodiscard]] int recv_count(std::size_t slot) const { return args.recvcounts[slot]; }
   [[nodiscard]] bool recv_all_in_place() const { return recv.in_place; }
 };
 
@@ -82,21 +47,34 @@ struct PerBlock {
     return offset_address(args.sendbuf, args.sdispls[block]);
   }
   [[nodiscard]] char* recv_start(std::size_t slot) const { return offset_address(args.recvbuf, args.displs[slot]); }
+  [[nodiscard]] int recv_count(std::size_t slot) const { return args.recvcounts[slot]; }
   [[nodiscard]] bool recv_all_in_place() const { return !any_recv_packed; }
 };
 
 // The send blocks in place where their type allows, else packed one after
 // the other into `send_stage`; the receive slots in place, or in
-// `recv_stage`. MPI_SUCCESS or an error (the caller makes the table hollow).
+// `recv_stage`. With `typed` (call/decision.h: linear_everywhere) every block
+// is also described as the user gave it, and one that travels typed is
+// neither packed nor staged: its byte address only where it lies in place.
+// MPI_SUCCESS or an error (the caller makes the table hollow).
 template <class Types>
 int lay_out(const Types& t, const std::vector<int>& in_list, engine::BlockTable& table, std::vector<char>& send_stage,
-            std::vector<char>& recv_stage) {
+            std::vector<char>& recv_stage, TypedBlocks* typed) {
   const std::vector<std::uint64_t>& send_bytes = table.send_bytes;
   const std::size_t blocks = send_bytes.size();
   table.send_data.assign(blocks, nullptr);
+  if (typed != nullptr) {
+    typed->sends.resize(blocks);
+    for (std::size_t j = 0; j < blocks; ++j)
+      typed->sends[j] = {t.send_start(j), t.send_count(j), t.send_type(j), travels_typed(send_bytes[j])};
+  }
+  // Packed: a block with bytes, not in place, that does not travel typed.
+  const auto packed_send = [&](std::size_t j) {
+    return !t.send_layout(j).in_place && send_bytes[j] > 0 && (typed == nullptr || !typed->sends[j].typed);
+  };
   std::uint64_t packed = 0;
   for (std::size_t j = 0; j < blocks; ++j) {
-    if (t.send_layout(j).in_place || send_bytes[j] == 0) continue;
+    if (!packed_send(j)) continue;
     if (send_bytes[j] > kMaxPacked) return MPI_ERR_COUNT;
     packed += send_bytes[j];
   }
@@ -104,8 +82,8 @@ int lay_out(const Types& t, const std::vector<int>& in_list, engine::BlockTable&
   packed = 0;
   for (std::size_t j = 0; j < blocks; ++j) {
     const char* start = t.send_start(j);
-    if (t.send_layout(j).in_place || send_bytes[j] == 0) {
-      table.send_data[j] = start;
+    if (!packed_send(j)) {
+      if (t.send_layout(j).in_place || send_bytes[j] == 0) table.send_data[j] = start;
       continue;
     }
     int position = 0;
@@ -120,9 +98,19 @@ int lay_out(const Types& t, const std::vector<int>& in_list, engine::BlockTable&
   const std::vector<std::uint64_t>& slot_bytes = table.slot_bytes;
   const std::size_t slots = in_list.size();
   table.slot_data.assign(slots, nullptr);
+  if (typed != nullptr) {
+    typed->slots.assign(slots, TypedBuffer{});
+    for (std::size_t i = 0; i < slots; ++i) {
+      if (in_list[i] != MPI_PROC_NULL)
+        typed->slots[i] = {t.recv_start(i), t.recv_count(i), t.recv_type(i), travels_typed(slot_bytes[i])};
+    }
+  }
+  const auto staged_slot = [&](std::size_t i) {
+    return !t.recv_layout(i).in_place && in_list[i] != MPI_PROC_NULL && (typed == nullptr || !typed->slots[i].typed);
+  };
   std::uint64_t staged = 0;
   for (std::size_t i = 0; i < slots; ++i) {
-    if (!t.recv_layout(i).in_place && in_list[i] != MPI_PROC_NULL) {
+    if (staged_slot(i)) {
       if (slot_bytes[i] > kMaxPacked) return MPI_ERR_COUNT;
       staged += slot_bytes[i];
     }
@@ -133,7 +121,7 @@ int lay_out(const Types& t, const std::vector<int>& in_list, engine::BlockTable&
     if (in_list[i] == MPI_PROC_NULL) continue;
     if (t.recv_layout(i).in_place) {
       table.slot_data[i] = t.recv_start(i);
-    } else {
+    } else if (staged_slot(i)) {
       table.slot_data[i] = recv_stage.data() + offset;
       offset += slot_bytes[i];
     }
@@ -160,6 +148,7 @@ int unpack_slots(const Types& t, const CallArgs& args, const engine::BlockTable&
 
 int CallLayout::measure(const CallArgs& args, const std::vector<int>& in_list) {
   blocks_.hollow = false;
+  typed_mode_ = false;
   per_block_ = args.per_block;
   if (per_block_) {
     measure_per_block(args, in_list);
@@ -204,16 +193,19 @@ void CallLayout::measure_per_block(const CallArgs& args, const std::vector<int>&
 
 void CallLayout::make_hollow() {
   blocks_.hollow = true;
+  typed_mode_ = false;  // a hollow rank's messages are empty bytes
   blocks_.send_data.assign(blocks_.send_bytes.size(), nullptr);
   std::fill(blocks_.send_bytes.begin(), blocks_.send_bytes.end(), 0);
   blocks_.slot_data.assign(blocks_.slot_bytes.size(), nullptr);
   std::fill(blocks_.slot_bytes.begin(), blocks_.slot_bytes.end(), 0);
 }
 
-int CallLayout::prepare(const CallArgs& args, const std::vector<int>& in_list) {
-  const int rc = per_block_
-                     ? lay_out(PerBlock{args, any_recv_packed_}, in_list, blocks_, send_stage_, recv_stage_)
-                     : lay_out(OneType{args, send_type_, recv_type_}, in_list, blocks_, send_stage_, recv_stage_);
+int CallLayout::prepare(const CallArgs& args, const std::vector<int>& in_list, bool typed) {
+  typed_mode_ = typed;
+  TypedBlocks* table = typed ? &typed_ : nullptr;
+  const int rc =
+      per_block_ ? lay_out(PerBlock{args, any_recv_packed_}, in_list, blocks_, send_stage_, recv_stage_, table)
+                 : lay_out(OneType{args, send_type_, recv_type_}, in_list, blocks_, send_stage_, recv_stage_, table);
   if (rc != MPI_SUCCESS) make_hollow();
   return rc;
 }

@@ -14,23 +14,21 @@
 #include "call/arguments.h"
 #include "call/datatype.h"
 #include "engine/blocks.h"
+#include "transport/pack_view.h"
+#include "transport/typed_blocks.h"
 
 namespace nbrcoll {
-
-// `base` + `offset` bytes as an address, also for MPI_BOTTOM (a null base
-// with absolute displacements in the datatype).
-inline char* offset_address(const void* base, MPI_Aint offset) {
-  return reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(offset));
-}
 
 class CallLayout {
  public:
   // Block sizes only (no allocation): what the variant of every block and
   // the byte ranges are computed from. MPI_SUCCESS or the error of a type query.
   int measure(const CallArgs& args, const std::vector<int>& in_list);
-  // Pack buffers and the packed send blocks. MPI_SUCCESS or an error; after
-  // an error the layout is hollow (see make_hollow).
-  int prepare(const CallArgs& args, const std::vector<int>& in_list);
+  // Pack buffers and the packed send blocks; with `typed`, also every block
+  // as the user gave it (typed()), and those that travel typed are neither
+  // packed nor staged. MPI_SUCCESS or an error; after an error the layout is
+  // hollow (see make_hollow).
+  int prepare(const CallArgs& args, const std::vector<int>& in_list, bool typed = false);
   // Every block empty and nowhere: the rank still sends and receives one
   // message per fragment (so its peers complete), moving no bytes.
   void make_hollow();
@@ -43,6 +41,8 @@ class CallLayout {
   }
 
   [[nodiscard]] const engine::BlockTable& blocks() const { return blocks_; }
+  // Every block as the user gave it: after prepare(..., typed) only, else null.
+  [[nodiscard]] const TypedBlocks* typed() const { return typed_mode_ ? &typed_ : nullptr; }
   [[nodiscard]] std::uint64_t send_bytes(std::size_t block = 0) const { return blocks_.send_size(block); }
   [[nodiscard]] std::uint64_t slot_bytes(std::size_t slot) const { return blocks_.slot_bytes[slot]; }
   // Some block of the side is packed.
@@ -61,6 +61,8 @@ class CallLayout {
   bool any_send_packed_ = false;
   bool any_recv_packed_ = false;
   engine::BlockTable blocks_;
+  bool typed_mode_ = false;  // prepare(..., typed) laid it out
+  TypedBlocks typed_;
   std::vector<char> send_stage_;
   std::vector<char> recv_stage_;
 };

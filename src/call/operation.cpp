@@ -42,7 +42,7 @@ Operation::~Operation() {
 void Operation::prepare() {
   int rc = MPI_SUCCESS;
   try {
-    rc = scratch_->layout.prepare(scratch_->args, info_->in);
+    rc = scratch_->layout.prepare(scratch_->args, info_->in, decision_.linear_everywhere);
   } catch (const std::bad_alloc&) {
     scratch_->layout.make_hollow();
     rc = MPI_ERR_NO_MEM;
@@ -67,7 +67,7 @@ void Operation::start(int tag_offset, bool same_window) {
     LinearRun::Kept kept;
     if (in_place && same_window)
       kept = {&s.kept_recvs, &s.kept_sends, s.layout_generation, s.args.recvbuf, s.args.sendbuf};
-    run_.emplace<LinearRun>(schedule_, s.choice, s.layout.blocks(), s.requests, channel_, kept);
+    run_.emplace<LinearRun>(schedule_, s.choice, s.layout.blocks(), s.layout.typed(), s.requests, channel_, kept);
   } else if (decision_.transport == TransportKind::kHost) {
     run_.emplace<EngineRun<HostTransport>>(schedule_, s, schedule_.mixed.plan, channel_, s.requests);
   } else {

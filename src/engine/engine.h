@@ -68,25 +68,33 @@ struct EngineScratch {
   std::vector<int> active_own_sends;
 };
 
-// The local copies of a call's chosen variants (self and duplicate edges),
-// made once every fragment is in place, through `copy` (a transport's
-// copy_local: the bytes may lie on a device). The first error, or success.
-template <class Copy>
-int local_copies(const algos::Schedule& schedule, const CallChoice& choice, const BlockTable& blocks, Copy&& copy) {
+// Each local copy of a call's chosen variants (self and duplicate edges),
+// in plan order, to `fn`; the first error it returns stops the walk.
+template <class Fn>
+int for_each_local_copy(const algos::Schedule& schedule, const CallChoice& choice, Fn&& fn) {
   const algos::MixedPlan& mixed = schedule.mixed;
   for (std::size_t i = 0; i < mixed.plan.copies.size(); ++i) {
     if (!algos::chosen(mixed.copy_variant[i], mixed.copy_unit[i], choice.variant)) continue;
-    const algos::LocalCopy& c = mixed.plan.copies[i];
+    if (const int rc = fn(mixed.plan.copies[i]); rc != kSuccess) return rc;
+  }
+  return kSuccess;
+}
+
+// The local copies of a call's chosen variants, made once every fragment is
+// in place, through `copy` (a transport's copy_local: the bytes may lie on a
+// device). The first error, or success.
+template <class Copy>
+int local_copies(const algos::Schedule& schedule, const CallChoice& choice, const BlockTable& blocks, Copy&& copy) {
+  return for_each_local_copy(schedule, choice, [&](const algos::LocalCopy& c) {
     const bool edge = c.from_out_edge >= 0;
     const auto to = static_cast<std::size_t>(c.to_slot);
     const std::uint64_t from_bytes =
         edge ? blocks.send_size(static_cast<std::size_t>(c.from_out_edge)) : blocks.block_size(c.from_slot);
     const char* from = edge ? blocks.send(static_cast<std::size_t>(c.from_out_edge)) : blocks.block(c.from_slot);
     const std::uint64_t bytes = std::min(from_bytes, blocks.slot_bytes[to]);
-    if (bytes == 0) continue;
-    if (const int rc = copy(blocks.slot_data[to], from, bytes, edge || c.from_slot < 0); rc != kSuccess) return rc;
-  }
-  return kSuccess;
+    if (bytes == 0) return kSuccess;
+    return copy(blocks.slot_data[to], from, bytes, edge || c.from_slot < 0);
+  });
 }
 
 template <class Transport>

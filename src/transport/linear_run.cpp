@@ -1,5 +1,7 @@
 #include "transport/linear_run.h"
 
+#include <algorithm>
+
 #include "engine/engine.h"
 #include "transport/byte_message.h"
 #include "transport/host.h"
@@ -59,11 +61,17 @@ void LinearRun::post_recvs(MpiRequests& out, bool persistent) {
   for (const int i : schedule_.recvs_of[kLinear]) {
     const algos::Recv& r = plan.recvs[static_cast<std::size_t>(i)];
     const auto slot = static_cast<std::size_t>(r.slot);
-    const algos::ByteRange range = algos::share_bytes(r.share, blocks_.slot_bytes[slot]);
-    const ByteMessage m(range.size());
     MPI_Request* req = out.add_plain(MessagePeer::from(r.peer));
-    outcome_.note(recv(hollow ? nullptr : blocks_.slot_data[slot] + range.begin, m.count(), m.type(),
-                       channel_.rank(r.peer), r.tag + channel_.tag_offset, channel_.comm, req));
+    if (typed_ != nullptr && typed_->slots[slot].typed) {  // linear plans move whole blocks
+      const TypedBuffer& t = typed_->slots[slot];
+      outcome_.note(recv(const_cast<void*>(t.buf), t.count, t.type, channel_.rank(r.peer), r.tag + channel_.tag_offset,
+                         channel_.comm, req));
+    } else {
+      const algos::ByteRange range = algos::share_bytes(r.share, blocks_.slot_bytes[slot]);
+      const ByteMessage m(range.size());
+      outcome_.note(recv(hollow ? nullptr : blocks_.slot_data[slot] + range.begin, m.count(), m.type(),
+                         channel_.rank(r.peer), r.tag + channel_.tag_offset, channel_.comm, req));
+    }
     if (persistent) count_persistent(*req);
   }
 }
@@ -76,11 +84,17 @@ void LinearRun::post_sends(MpiRequests& out, bool persistent) {
   for (const int i : schedule_.own_sends_of[kLinear]) {
     const algos::Send& s = plan.sends[static_cast<std::size_t>(i)];
     const std::size_t block = s.out_edge >= 0 ? static_cast<std::size_t>(s.out_edge) : 0;
-    const algos::ByteRange range = algos::share_bytes(s.share, blocks_.send_size(block));
-    const ByteMessage m(range.size());
     MPI_Request* req = out.add_plain(MessagePeer::to(s.peer));
-    outcome_.note(send(hollow ? nullptr : blocks_.send(block) + range.begin, m.count(), m.type(), channel_.rank(s.peer),
-                       s.tag + channel_.tag_offset, channel_.comm, req));
+    if (typed_ != nullptr && typed_->sends[block].typed) {
+      const TypedBuffer& t = typed_->sends[block];
+      outcome_.note(
+          send(t.buf, t.count, t.type, channel_.rank(s.peer), s.tag + channel_.tag_offset, channel_.comm, req));
+    } else {
+      const algos::ByteRange range = algos::share_bytes(s.share, blocks_.send_size(block));
+      const ByteMessage m(range.size());
+      outcome_.note(send(hollow ? nullptr : blocks_.send(block) + range.begin, m.count(), m.type(),
+                         channel_.rank(s.peer), s.tag + channel_.tag_offset, channel_.comm, req));
+    }
     if (persistent) count_persistent(*req);
   }
 }
@@ -105,8 +119,29 @@ bool LinearRun::step(bool block) {
     if (outcome_.came_short(status_bytes(requests_.status(k)), expected, r.peer)) outcome_.note(MPI_ERR_OTHER);
   }
   if (outcome_.first_error == MPI_SUCCESS && !blocks_.hollow)
-    outcome_.note(engine::local_copies(schedule_, choice_, blocks_, HostTransport::copy_local));
+    outcome_.note(typed_ != nullptr ? typed_local_copies()
+                                    : engine::local_copies(schedule_, choice_, blocks_, HostTransport::copy_local));
   return true;
+}
+
+// The local copies between typed blocks: a memory copy where both lie in
+// place, else packed and unpacked by their types.
+int LinearRun::typed_local_copies() {
+  return engine::for_each_local_copy(schedule_, choice_, [this](const algos::LocalCopy& c) {
+    const bool own = c.from_out_edge >= 0 || c.from_slot < 0;
+    const std::size_t from =
+        own ? static_cast<std::size_t>(std::max(c.from_out_edge, 0)) : static_cast<std::size_t>(c.from_slot);
+    const auto to = static_cast<std::size_t>(c.to_slot);
+    const std::uint64_t from_bytes = own ? blocks_.send_size(from) : blocks_.slot_bytes[from];
+    const std::uint64_t to_bytes = blocks_.slot_bytes[to];
+    const char* from_data = own ? blocks_.send_data[from] : blocks_.slot_data[from];
+    if (from_data != nullptr && blocks_.slot_data[to] != nullptr) {
+      const std::uint64_t bytes = std::min(from_bytes, to_bytes);
+      return bytes == 0 ? MPI_SUCCESS : HostTransport::copy_local(blocks_.slot_data[to], from_data, bytes, own);
+    }
+    return copy_typed(own ? typed_->sends[from] : typed_->slots[from], from_bytes, typed_->slots[to], to_bytes,
+                      copy_stage_);
+  });
 }
 
 }  // namespace nbrcoll

@@ -7,7 +7,8 @@
 // linear algorithm does. call/decide.cpp chooses it. Each side (receives,
 // sends) whose key (layout, buffer, channel, window) the last run had too
 // is posted as persistent requests and kept; a later run with that key only
-// starts them (standing_messages.h).
+// starts them (standing_messages.h). With typed blocks (typed_blocks.h)
+// every message carries the user's own datatype instead of bytes.
 #pragma once
 
 #include "algos/schedule.h"
@@ -17,6 +18,7 @@
 #include "transport/channel.h"
 #include "transport/requests.h"
 #include "transport/standing_messages.h"
+#include "transport/typed_blocks.h"
 
 namespace nbrcoll {
 
@@ -32,10 +34,17 @@ class LinearRun {
     const void* recvbuf = nullptr;
     const void* sendbuf = nullptr;
   };
-  // Everything given must outlive the run.
+  // Everything given must outlive the run. `typed`: the blocks as typed
+  // messages, or null for bytes (a hollow table always goes as bytes).
   LinearRun(const algos::Schedule& schedule, const engine::CallChoice& choice, const engine::BlockTable& blocks,
-            MpiRequests& requests, const Channel& channel, const Kept& kept)
-      : schedule_(schedule), choice_(choice), blocks_(blocks), requests_(requests), channel_(channel), kept_(kept) {}
+            const TypedBlocks* typed, MpiRequests& requests, const Channel& channel, const Kept& kept)
+      : schedule_(schedule),
+        choice_(choice),
+        blocks_(blocks),
+        typed_(blocks.hollow ? nullptr : typed),
+        requests_(requests),
+        channel_(channel),
+        kept_(kept) {}
   void start();
   // True once done: every message completed and the local copies made.
   bool step(bool block);
@@ -46,11 +55,14 @@ class LinearRun {
   void post_sends(MpiRequests& out, bool persistent);
   template <class Post>
   bool side(StandingMessages* kept, const void* buffer, Post post);
+  int typed_local_copies();
 
   const algos::Schedule& schedule_;
   const engine::CallChoice& choice_;
   const engine::BlockTable& blocks_;
-  MpiRequests& requests_;  // every request of the run: the receives, then the sends
+  const TypedBlocks* typed_;
+  std::vector<char> copy_stage_;  // typed local copies of blocks that are not in place
+  MpiRequests& requests_;         // every request of the run: the receives, then the sends
   Channel channel_;
   Kept kept_;
   bool recvs_kept_ = false;  // the receives (sends) are the kept set's
