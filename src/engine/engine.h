@@ -80,21 +80,37 @@ int for_each_local_copy(const algos::Schedule& schedule, const CallChoice& choic
   return kSuccess;
 }
 
+// Where a local copy reads and writes: from this rank's own send block
+// `from` (a self edge; allgather's own block is block 0) or from slot
+// `from` (a duplicate edge's home slot), into slot `to`.
+struct CopyEnds {
+  bool own = false;
+  std::size_t from = 0;
+  std::size_t to = 0;
+};
+inline CopyEnds copy_ends(const algos::LocalCopy& c) {
+  const bool own = c.from_out_edge >= 0 || c.from_slot < 0;
+  const int from = c.from_out_edge >= 0 ? c.from_out_edge : own ? 0 : c.from_slot;
+  return {own, static_cast<std::size_t>(from), static_cast<std::size_t>(c.to_slot)};
+}
+
+// One local copy by bytes through `copy` (a transport's copy_local: the
+// bytes may lie on a device): as many as both blocks hold.
+template <class Copy>
+int copy_one_by_bytes(const BlockTable& blocks, const CopyEnds& e, Copy&& copy) {
+  const std::uint64_t from_bytes = e.own ? blocks.send_size(e.from) : blocks.slot_bytes[e.from];
+  const char* from = e.own ? blocks.send(e.from) : blocks.slot_data[e.from];
+  const std::uint64_t bytes = std::min(from_bytes, blocks.slot_bytes[e.to]);
+  if (bytes == 0) return kSuccess;
+  return copy(blocks.slot_data[e.to], from, bytes, e.own);
+}
+
 // The local copies of a call's chosen variants, made once every fragment is
-// in place, through `copy` (a transport's copy_local: the bytes may lie on a
-// device). The first error, or success.
+// in place. The first error, or success.
 template <class Copy>
 int local_copies(const algos::Schedule& schedule, const CallChoice& choice, const BlockTable& blocks, Copy&& copy) {
-  return for_each_local_copy(schedule, choice, [&](const algos::LocalCopy& c) {
-    const bool edge = c.from_out_edge >= 0;
-    const auto to = static_cast<std::size_t>(c.to_slot);
-    const std::uint64_t from_bytes =
-        edge ? blocks.send_size(static_cast<std::size_t>(c.from_out_edge)) : blocks.block_size(c.from_slot);
-    const char* from = edge ? blocks.send(static_cast<std::size_t>(c.from_out_edge)) : blocks.block(c.from_slot);
-    const std::uint64_t bytes = std::min(from_bytes, blocks.slot_bytes[to]);
-    if (bytes == 0) return kSuccess;
-    return copy(blocks.slot_data[to], from, bytes, edge || c.from_slot < 0);
-  });
+  return for_each_local_copy(schedule, choice,
+                             [&](const algos::LocalCopy& c) { return copy_one_by_bytes(blocks, copy_ends(c), copy); });
 }
 
 template <class Transport>

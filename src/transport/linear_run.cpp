@@ -1,7 +1,5 @@
 #include "transport/linear_run.h"
 
-#include <algorithm>
-
 #include "engine/engine.h"
 #include "transport/byte_message.h"
 #include "transport/host.h"
@@ -128,19 +126,13 @@ bool LinearRun::step(bool block) {
 // place, else packed and unpacked by their types.
 int LinearRun::typed_local_copies() {
   return engine::for_each_local_copy(schedule_, choice_, [this](const algos::LocalCopy& c) {
-    const bool own = c.from_out_edge >= 0 || c.from_slot < 0;
-    const std::size_t from =
-        own ? static_cast<std::size_t>(std::max(c.from_out_edge, 0)) : static_cast<std::size_t>(c.from_slot);
-    const auto to = static_cast<std::size_t>(c.to_slot);
-    const std::uint64_t from_bytes = own ? blocks_.send_size(from) : blocks_.slot_bytes[from];
-    const std::uint64_t to_bytes = blocks_.slot_bytes[to];
-    const char* from_data = own ? blocks_.send_data[from] : blocks_.slot_data[from];
-    if (from_data != nullptr && blocks_.slot_data[to] != nullptr) {
-      const std::uint64_t bytes = std::min(from_bytes, to_bytes);
-      return bytes == 0 ? MPI_SUCCESS : HostTransport::copy_local(blocks_.slot_data[to], from_data, bytes, own);
-    }
-    return copy_typed(own ? typed_->sends[from] : typed_->slots[from], from_bytes, typed_->slots[to], to_bytes,
-                      copy_stage_);
+    const engine::CopyEnds e = engine::copy_ends(c);
+    const char* from_data = e.own ? blocks_.send_data[e.from] : blocks_.slot_data[e.from];
+    if (from_data != nullptr && blocks_.slot_data[e.to] != nullptr)
+      return engine::copy_one_by_bytes(blocks_, e, HostTransport::copy_local);
+    const std::uint64_t from_bytes = e.own ? blocks_.send_size(e.from) : blocks_.slot_bytes[e.from];
+    return copy_typed(e.own ? typed_->sends[e.from] : typed_->slots[e.from], from_bytes, typed_->slots[e.to],
+                      blocks_.slot_bytes[e.to], copy_stage_);
   });
 }
 

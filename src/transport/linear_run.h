@@ -35,13 +35,13 @@ class LinearRun {
     const void* sendbuf = nullptr;
   };
   // Everything given must outlive the run. `typed`: the blocks as typed
-  // messages, or null for bytes (a hollow table always goes as bytes).
+  // messages, or null for bytes (call/layout.h: never for a hollow table).
   LinearRun(const algos::Schedule& schedule, const engine::CallChoice& choice, const engine::BlockTable& blocks,
             const TypedBlocks* typed, MpiRequests& requests, const Channel& channel, const Kept& kept)
       : schedule_(schedule),
         choice_(choice),
         blocks_(blocks),
-        typed_(blocks.hollow ? nullptr : typed),
+        typed_(typed),
         requests_(requests),
         channel_(channel),
         kept_(kept) {}
