@@ -17,12 +17,17 @@ static_assert(kKindCount == report::kKinds && report::kModes == 3);
 static_assert(kHandoffCount <= report::kHandoffSlots);
 static_assert(algos::kVariantCount == static_cast<int>(report::kMixedPlan));
 
-// The plan the call ran, as the report names it: its one variant, or mixed.
-unsigned plan_of(const Decision& d, const engine::CallChoice& choice) {
-  const std::vector<Variant>& v = choice.variant;
-  if (d.path == Path::kLinear || v.empty()) return static_cast<unsigned>(Variant::kLinear);
+// The plan of a call that ran variants: its one variant, or mixed.
+unsigned plan_of_variants(const std::vector<Variant>& v) {
   const bool one = std::all_of(v.begin(), v.end(), [&](Variant x) { return x == v[0]; });
   return one ? static_cast<unsigned>(v[0]) : report::kMixedPlan;
+}
+
+// The plan the call ran, as the report names it (the linear test inline:
+// most calls are linear, and a call with the report on pays this).
+inline unsigned plan_of(const Decision& d, const engine::CallChoice& choice) {
+  if (d.path == Path::kLinear || choice.variant.empty()) return static_cast<unsigned>(Variant::kLinear);
+  return plan_of_variants(choice.variant);
 }
 
 unsigned link_index(algos::LinkClass link) {
@@ -42,8 +47,7 @@ struct BytesAtEnd {
 };
 
 report::CallTally call_tally(Kind kind, Mode mode, const Operation& op, std::uint64_t ticks) {
-  return {static_cast<unsigned>(kind), static_cast<unsigned>(mode), plan_of(op.decision(), op.scratch().choice),
-          ticks};
+  return {static_cast<unsigned>(kind), static_cast<unsigned>(mode), plan_of(op.decision(), op.scratch().choice), ticks};
 }
 
 // Every send of the call's chosen variants: its share of its block (a

@@ -11,23 +11,17 @@ namespace nbrcoll::report {
 
 namespace {
 
-RunCounters g_counters;
-// The calls' time in ticks, turned into call_ns by the snapshot.
-std::uint64_t g_call_ticks = 0;
 TickRate g_rate;
-// Under MPI_THREAD_MULTIPLE calls of several threads add at once: then a
-// lock; otherwise the adds are plain (one thread is inside the MPI).
-bool g_lock = false;
 std::mutex g_mutex;
 
 template <class Add>
 void add(Add&& body) {
-  if (!g_lock) {
-    body(g_counters);
+  if (!detail::g_lock) {
+    body(detail::g_counters);
     return;
   }
   const std::lock_guard<std::mutex> lock(g_mutex);
-  body(g_counters);
+  body(detail::g_counters);
 }
 
 }  // namespace
@@ -35,10 +29,9 @@ void add(Add&& body) {
 void start() {
   detail::g_on = config().report != ReportTo::kOff;
   if (!detail::g_on) return;
-  g_lock = mpi_threads_concurrent();
+  detail::g_lock = mpi_threads_concurrent();
   g_rate.start();
 }
-
 
 void LinkBytes::assign(const std::uint64_t (&all_sent)[kLinkClasses], const std::uint64_t (&all_linear)[kLinkClasses]) {
   used = 0;
@@ -51,27 +44,19 @@ void LinkBytes::assign(const std::uint64_t (&all_sent)[kLinkClasses], const std:
   }
 }
 
-namespace {
-void add_to(RunCounters& c, const LinkBytes& b) {
-  for (unsigned i = 0; i < b.used; ++i) {
-    c.bytes[b.link[i]] += b.sent[i];
-    c.linear_bytes[b.link[i]] += b.linear[i];
-  }
-}
-}  // namespace
+namespace detail {
 
-void add_bytes(const LinkBytes& b) {
-  add([&](RunCounters& c) { add_to(c, b); });
+void add_bytes_locked(const LinkBytes& b) {
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  add_to(g_counters, b);
 }
 
-void add_call(const CallTally& t, const LinkBytes* bytes) {
-  add([&](RunCounters& c) {
-    ++c.calls[t.kind][t.mode];
-    ++c.plans[t.plan];
-    g_call_ticks += t.ticks;
-    if (bytes != nullptr) add_to(c, *bytes);
-  });
+void add_call_locked(const CallTally& t, const LinkBytes* bytes) {
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  count_call(g_counters, t, bytes);
 }
+
+}  // namespace detail
 
 void add_handoff(unsigned reason) {
   add([&](RunCounters& c) { ++c.handoffs[std::min(reason, kHandoffSlots - 1)]; });
@@ -96,7 +81,7 @@ RunCounters snapshot() {
   RunCounters copy;
   add([&](RunCounters& c) {
     copy = c;
-    copy.call_ns = g_rate.ns(g_call_ticks);
+    copy.call_ns = g_rate.ns(detail::g_call_ticks);
   });
   return copy;
 }

@@ -47,6 +47,13 @@ inline constexpr int kCounterWords = static_cast<int>(sizeof(RunCounters) / size
 namespace detail {
 // Set once by start() at MPI_Init, read by every call after it.
 inline bool g_on = false;
+// Under MPI_THREAD_MULTIPLE calls of several threads add at once: then the
+// adds take a lock (run_counters.cpp); otherwise they are plain, inline in
+// the call (one thread is inside the MPI), a few instructions each.
+inline bool g_lock = false;
+inline RunCounters g_counters;
+// The calls' time in ticks, turned into call_ns by the snapshot.
+inline std::uint64_t g_call_ticks = 0;
 }  // namespace detail
 
 // Whether the report is on: the one test a call makes when it is off.
@@ -76,11 +83,34 @@ struct LinkBytes {
   // Entries from full per-class arrays, leaving out classes with no bytes.
   void assign(const std::uint64_t (&all_sent)[kLinkClasses], const std::uint64_t (&all_linear)[kLinkClasses]);
 };
+namespace detail {
+inline void add_to(RunCounters& c, const LinkBytes& b) {
+  for (unsigned i = 0; i < b.used; ++i) {
+    c.bytes[b.link[i]] += b.sent[i];
+    c.linear_bytes[b.link[i]] += b.linear[i];
+  }
+}
+inline void count_call(RunCounters& c, const CallTally& t, const LinkBytes* bytes) {
+  ++c.calls[t.kind][t.mode];
+  ++c.plans[t.plan];
+  g_call_ticks += t.ticks;
+  if (bytes != nullptr) add_to(c, *bytes);
+}
+void add_call_locked(const CallTally& t, const LinkBytes* bytes);
+void add_bytes_locked(const LinkBytes& b);
+}  // namespace detail
+
 // Added when the call's messages are done.
-void add_bytes(const LinkBytes& b);
+inline void add_bytes(const LinkBytes& b) {
+  if (detail::g_lock) return detail::add_bytes_locked(b);
+  detail::add_to(detail::g_counters, b);
+}
 // A call, and where its messages are done (a blocking call) its bytes: one
 // add for both.
-void add_call(const CallTally& t, const LinkBytes* bytes = nullptr);
+inline void add_call(const CallTally& t, const LinkBytes* bytes = nullptr) {
+  if (detail::g_lock) return detail::add_call_locked(t, bytes);
+  detail::count_call(detail::g_counters, t, bytes);
+}
 void add_handoff(unsigned reason);
 void add_graph_setup(std::uint64_t ns);
 void add_late_plan(std::uint64_t ns);
