@@ -27,13 +27,16 @@ struct TalliedBytes {
   report::LinkBytes bytes;
 };
 
-// Ticks since its construction (support/ticks.h: one read at each end).
+// Ticks since its construction (support/ticks.h: one read at each end),
+// times the call's weight in the report's time sample (report::time_weight():
+// most calls past a process's first few hundred read no clock at all).
 class CallClock {
  public:
-  [[nodiscard]] std::uint64_t ticks() const { return ticks_now() - start_; }
+  [[nodiscard]] std::uint64_t ticks() const { return weight_ == 0 ? 0 : (ticks_now() - start_) * weight_; }
 
  private:
-  std::uint64_t start_ = ticks_now();
+  unsigned weight_ = report::time_weight();
+  std::uint64_t start_ = weight_ == 0 ? 0 : ticks_now();
 };
 
 // Without the report: nothing read.

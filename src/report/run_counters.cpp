@@ -51,6 +51,11 @@ void add_bytes_locked(const LinkBytes& b) {
   add_to(g_counters, b);
 }
 
+unsigned time_weight_locked() {
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  return next_weight(g_timed_calls, g_draw);
+}
+
 void add_call_locked(const CallTally& t, const LinkBytes* bytes) {
   const std::lock_guard<std::mutex> lock(g_mutex);
   count_call(g_counters, t, bytes);

@@ -5,7 +5,7 @@
 # Per rank it prints the instructions of nbrcoll's own functions a call
 # (nbrcoll-bench links libnbrcoll's archive), the whole call's (the MPI's
 # polling included, which varies from run to run) and the difference on-off.
-#   BUILD=build OUT=dir bash bench/results/run-report-cost/callgrind.sh
+#   BUILD=build OUT=dir [ITERS=400] bash bench/results/run-report-cost/callgrind.sh
 set -euo pipefail
 build="${BUILD:-build}"
 out="${OUT:-$PWD/run-report-cost}"
@@ -16,7 +16,7 @@ for mode in off on; do
   if [[ $mode == on ]]; then report="$out/report.txt"; else report=0; fi
   NBRCOLL_REPORT="$report" mpirun --oversubscribe "${root[@]}" -np 2 valgrind --tool=callgrind \
     --callgrind-out-file="$out/cg.$mode.%p" --toggle-collect=MPI_Neighbor_allgather \
-    "$build/bin/nbrcoll-bench" --pattern rsg --density 1 --sizes 1K --algos linear --warmup 20 --iters 400 \
+    "$build/bin/nbrcoll-bench" --pattern rsg --density 1 --sizes 1K --algos linear --warmup 20 --iters "${ITERS:-400}" \
     --no-validate > /dev/null 2> "$out/valgrind.$mode.txt"
 done
 for f in "$out"/cg.*; do
@@ -39,8 +39,9 @@ for f in sorted(glob.glob(f"{d}/cg.*.flat")):
     # The bench's native calls go straight to PMPI: left out.
     native = sum(number(l) for l in inclusive if re.search(r"\?\?\?:PMPI_Neighbor_allgather ", l))
     tree = open(f.replace(".flat", ".tree")).read()
-    entered = sum(int(n) for n in re.findall(r"^ *[\d,]+ \(.*\)  > +.*blocking_body<\w+>\(nbrcoll::UserCall const&\) \((\d+)x\)", tree, re.M))
-    handed = sum(int(n) for n in re.findall(r"^ *[\d,]+ \(.*\)  > +\?\?\?:PMPI_Neighbor_allgather \((\d+)x\)", tree, re.M))
+    count = lambda pattern: sum(int(n.replace(",", "")) for n in re.findall(pattern, tree, re.M))
+    entered = count(r"^ *[\d,]+ \(.*\)  > +.*blocking_body<\w+>\(nbrcoll::UserCall const&\) \(([\d,]+)x\)")
+    handed = count(r"^ *[\d,]+ \(.*\)  > +\?\?\?:PMPI_Neighbor_allgather \(([\d,]+)x\)")
     rows.setdefault(mode, []).append((own, total - native, entered - handed))
 for mode, r in rows.items():
     for own, whole, calls in r:
