@@ -35,6 +35,13 @@ void print(std::ostream& out, const Options& o, const Outcome& r) {
       << (o.validate ? "on" : "off") << "; time per call = max over ranks; speed-up = native median / median\n";
   print_timing_table(out, r.rows);
   out << '\n';
+  if (o.compute) {
+    const ComputeSpec& c = *o.compute;
+    const std::string what = (c.kind == ComputeKind::kBusy ? "busy computation for " : "an idle wait of ") +
+                             (c.as_native ? std::string("the MPI's own pure median") : std::to_string(c.us) + " us");
+    print_overlap_table(out, what, r.rows);
+    out << '\n';
+  }
   if (std::any_of(r.rows.begin(), r.rows.end(), [](const Row& row) { return row.predicted_us.has_value(); })) {
     print_model_table(out, model_machine(), r.rows);
     out << '\n';

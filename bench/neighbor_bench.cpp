@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "bench/core/compute.h"
 #include "bench/core/exchange.h"
 #include "bench/core/fill.h"
 #include "bench/core/sizes.h"
@@ -22,6 +23,43 @@ namespace nbrbench {
 namespace {
 
 constexpr std::size_t kGuard = 64;  // guard bytes around the receive blocks (and between them for the v-variants)
+
+// The same calls again, each with o.compute's computation between its start
+// and its wait (validated as before): one overlap row per algorithm beside
+// the pure timings `pure` of this size.
+void add_overlap_rows(const Options& o, const World& w, std::uint64_t size, const std::vector<Timed>& pure,
+                      const std::vector<std::unique_ptr<NeighborCall>>& calls, CallSteps steps, std::uint64_t& call,
+                      std::vector<Row>& rows) {
+  const ComputeSpec& c = *o.compute;
+  const std::size_t na = o.algos.size();
+  const auto native = static_cast<std::size_t>(std::find(o.algos.begin(), o.algos.end(), "native") - o.algos.begin());
+  const double target = c.as_native ? pure[native].us.median : c.us;
+  std::vector<std::vector<double>> spent(na);  // per algorithm, per round (warm-up rounds first)
+  steps.run = [&](std::size_t a) {
+    calls[a]->start();
+    spent[a].push_back(compute_for(c.kind, target));
+    calls[a]->wait();
+  };
+  const std::vector<Timed> overall = time_interleaved(o.algos, o.warmup, o.iters, call, steps);
+  for (std::size_t a = 0; a < na; ++a) {
+    std::vector<double> timed(spent[a].end() - o.iters, spent[a].end());
+    MPI_Allreduce(MPI_IN_PLACE, timed.data(), o.iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    const double compute_us = summarize(timed).median;
+    Row r;
+    r.pattern = o.pattern;
+    r.params = params_string(o);
+    r.procs = w.procs;
+    r.nodes = w.nodes;
+    r.size_bytes = size;
+    r.algo = o.algos[a];
+    r.us = overall[a].us;
+    r.op = op_name(o.op, o.mode) + kComputeSuffix;
+    r.paired = overall[a].paired;
+    r.compute_us = compute_us;
+    r.overlap_pct = overlap_percent(pure[a].us.median, compute_us, overall[a].us.median);
+    rows.push_back(r);
+  }
+}
 
 }  // namespace
 
@@ -152,8 +190,11 @@ Outcome run_neighbor(const Options& o, const World& w, const Graph& g) {
                           {},
                           op,
                           predicted_us(comms[a], algo, per_edge(o.op), model_block),
-                          sums[a].paired});
+                          sums[a].paired,
+                          {},
+                          {}});
     }
+    if (o.compute) add_overlap_rows(o, w, size, sums, calls, steps, call, res.rows);
     progress(w.rank, ++step, o.sizes.size(), "size " + format_size(size));
   }
   res.failed = report_failures(chk, w.rank);

@@ -69,11 +69,14 @@ NeighborCall::~NeighborCall() {
   if (req_ != MPI_REQUEST_NULL) MPI_Request_free(&req_);
 }
 
-void NeighborCall::run() {
+void NeighborCall::start() {
   if (mode_ == Mode::kPersistent)
     MPI_Start(&req_);
   else
     issue(mode_);
+}
+
+void NeighborCall::wait() {
   if (mode_ != Mode::kBlocking) MPI_Wait(&req_, MPI_STATUS_IGNORE);
 }
 
@@ -91,17 +94,17 @@ int NeighborCall::issue(Mode mode) {
   const int *rcs = recv_counts_.data(), *rds = recv_displs_.data();
   switch (op_) {
     case Op::kAllgather:
-      return call(MPI_Neighbor_allgather, MPI_Ineighbor_allgather, NBRBENCH_INIT(allgather), send_,
-                  sc, MPI_BYTE, recv_, rc, MPI_BYTE);
+      return call(MPI_Neighbor_allgather, MPI_Ineighbor_allgather, NBRBENCH_INIT(allgather), send_, sc, MPI_BYTE, recv_,
+                  rc, MPI_BYTE);
     case Op::kAllgatherv:
-      return call(MPI_Neighbor_allgatherv, MPI_Ineighbor_allgatherv, NBRBENCH_INIT(allgatherv), send_,
-                  sc, MPI_BYTE, recv_, rcs, rds, MPI_BYTE);
+      return call(MPI_Neighbor_allgatherv, MPI_Ineighbor_allgatherv, NBRBENCH_INIT(allgatherv), send_, sc, MPI_BYTE,
+                  recv_, rcs, rds, MPI_BYTE);
     case Op::kAlltoall:
-      return call(MPI_Neighbor_alltoall, MPI_Ineighbor_alltoall, NBRBENCH_INIT(alltoall), send_, sc,
-                  MPI_BYTE, recv_, rc, MPI_BYTE);
+      return call(MPI_Neighbor_alltoall, MPI_Ineighbor_alltoall, NBRBENCH_INIT(alltoall), send_, sc, MPI_BYTE, recv_,
+                  rc, MPI_BYTE);
     case Op::kAlltoallv:
-      return call(MPI_Neighbor_alltoallv, MPI_Ineighbor_alltoallv, NBRBENCH_INIT(alltoallv), send_,
-                  scs, sds, MPI_BYTE, recv_, rcs, rds, MPI_BYTE);
+      return call(MPI_Neighbor_alltoallv, MPI_Ineighbor_alltoallv, NBRBENCH_INIT(alltoallv), send_, scs, sds, MPI_BYTE,
+                  recv_, rcs, rds, MPI_BYTE);
   }
   throw std::logic_error("unknown op");
 }

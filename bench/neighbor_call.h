@@ -28,7 +28,13 @@ class NeighborCall {
 
   // Blocking: the call. Nonblocking: MPI_Ineighbor_* and MPI_Wait.
   // Persistent: MPI_Start and MPI_Wait.
-  void run();
+  void run() {
+    start();
+    wait();
+  }
+  // run()'s two halves: the call or its start; then, unless blocking, MPI_Wait.
+  void start();
+  void wait();
 
  private:
   int issue(Mode mode);  // the MPI function of `mode`; sets req_ unless blocking

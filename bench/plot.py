@@ -43,7 +43,8 @@ RUN_KEY = ["mpi", "mpi_version", "node_kind", "topology"]
 # Oldest first; the last is what nbrcoll-bench writes now (tests/bench/csv_check.cmake).
 LAYOUTS = (BASE_COLUMNS, BASE_COLUMNS + RUN_COLUMNS, BASE_COLUMNS + RUN_COLUMNS + ["op"],
            BASE_COLUMNS + RUN_COLUMNS + ["op", "predicted_us"],
-           BASE_COLUMNS + RUN_COLUMNS + ["op", "predicted_us", "paired_vs_native"])
+           BASE_COLUMNS + RUN_COLUMNS + ["op", "predicted_us", "paired_vs_native"],
+           BASE_COLUMNS + RUN_COLUMNS + ["op", "predicted_us", "paired_vs_native", "compute_us", "overlap_pct"])
 
 
 def own_op(pattern):

@@ -191,7 +191,9 @@ Outcome run_spmm(const Options& o, const World& w) {
                           {},
                           op_name(Op::kAllgatherv, Mode::kBlocking),
                           {},
-                          sums[i].paired});
+                          sums[i].paired,
+                          {},
+                          {}});
     progress(me, ++step, o.cols.size(), "cols " + std::to_string(k));
 
     if (k == o.cols.back()) {  // traffic at the last (largest) column count

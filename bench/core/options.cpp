@@ -48,6 +48,10 @@ const char* usage() {
          "  --op OP           allgather | allgatherv | alltoall | alltoallv (default allgather; rsg, moore, file)\n"
          "  --nonblocking     MPI_Ineighbor_* + MPI_Wait, timed together\n"
          "  --persistent      MPI_Neighbor_*_init once per size and algorithm, MPI_Start + MPI_Wait timed (MPI >= 4)\n"
+         "  --compute T       with --nonblocking / --persistent: also time start, T of computation, wait, and\n"
+         "                    report the share of communication hidden (OSU's overlap); T: microseconds, or\n"
+         "                    'native' for as long as the MPI's own exchange of each size (needs native in --algos)\n"
+         "  --compute-kind K  busy (default: arithmetic, the core kept) | idle (a sleep, the core free)\n"
          "  --thread-multiple MPI_Init_thread with MPI_THREAD_MULTIPLE (as mpi4py and DOLFINx run); one thread calls\n"
          "  --algos LIST      native,linear,leader,aggregated,auto (default native,linear,leader)\n"
          "  --warmup N        untimed calls per size and algorithm (default 2)\n"
@@ -66,6 +70,7 @@ Options parse_options(const std::vector<std::string>& args) {
   Options o;
   bool sizes_given = false;
   bool op_given = false;
+  std::optional<ComputeKind> compute_kind;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> const std::string& {
@@ -136,6 +141,17 @@ Options parse_options(const std::vector<std::string>& args) {
       if (o.mode != Mode::kBlocking && o.mode != m)
         throw std::invalid_argument("--nonblocking and --persistent: choose one");
       o.mode = m;
+    } else if (a == "--compute") {
+      const std::string& v = value();
+      ComputeSpec c = o.compute.value_or(ComputeSpec{});
+      c.as_native = v == "native";
+      if (!c.as_native) c.us = static_cast<double>(to_ll(a, v, 0, 100000000));
+      o.compute = c;
+    } else if (a == "--compute-kind") {
+      const std::string& v = value();
+      if (v != "busy" && v != "idle")
+        throw std::invalid_argument("--compute-kind: expected busy or idle, got '" + v + "'");
+      compute_kind = v == "busy" ? ComputeKind::kBusy : ComputeKind::kIdle;
     } else if (a == "--device")
       o.device = value();
     else if (a == "--csv")
@@ -147,6 +163,15 @@ Options parse_options(const std::vector<std::string>& args) {
       throw std::invalid_argument("unknown option '" + a + "'");
   }
   if (o.help) return o;
+  if (compute_kind) {
+    if (!o.compute) throw std::invalid_argument("--compute-kind: only with --compute");
+    o.compute->kind = *compute_kind;
+  }
+  if (o.compute) {
+    if (o.mode == Mode::kBlocking) throw std::invalid_argument("--compute: only with --nonblocking or --persistent");
+    if (o.compute->as_native && std::find(o.algos.begin(), o.algos.end(), "native") == o.algos.end())
+      throw std::invalid_argument("--compute native: needs native in --algos");
+  }
   if (!o.device.empty() && (o.op != Op::kAllgather || o.mode != Mode::kBlocking))
     throw std::invalid_argument("--device: only with --op allgather, blocking");
   if (!sizes_given) o.sizes = parse_sizes("1K:64M");

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/core/compute.h"
 #include "bench/core/exchange.h"
 
 namespace nbrbench {
@@ -33,6 +34,9 @@ struct Options {
   std::string device;            // device backend plugin: buffers in device memory (rsg, moore, file)
   Op op = Op::kAllgather;        // rsg, moore, file (spmm: its own allgatherv)
   Mode mode = Mode::kBlocking;
+  // --compute: each call (nonblocking, persistent) also timed with this much
+  // computation between its start and its wait (overlap table).
+  std::optional<ComputeSpec> compute;
 };
 
 // Throws std::invalid_argument with a message for the user.

@@ -71,7 +71,9 @@ void write_csv_rows(std::ostream& out, const std::vector<Row>& rows, const RunIn
         << ',' << csv_quote(r.algo) << ',' << fmt("%.3f", r.us.median) << ',' << fmt("%.3f", r.us.min) << ','
         << fmt("%.3f", r.us.max) << ',' << (r.speedup ? fmt("%.4f", *r.speedup) : std::string()) << tail << ','
         << csv_quote(r.op) << ',' << (r.predicted_us ? fmt("%.3f", *r.predicted_us) : std::string()) << ','
-        << (r.paired ? fmt("%.4f", *r.paired) : std::string()) << '\n';
+        << (r.paired ? fmt("%.4f", *r.paired) : std::string()) << ','
+        << (r.compute_us ? fmt("%.3f", *r.compute_us) : std::string()) << ','
+        << (r.overlap_pct ? fmt("%.1f", *r.overlap_pct) : std::string()) << '\n';
   }
 }
 
@@ -81,9 +83,33 @@ void print_timing_table(std::ostream& out, const std::vector<Row>& rows) {
                 "Max(us)", "Speedup", "Paired");
   out << line;
   for (const Row& r : rows) {
+    if (r.compute_us) continue;
     std::snprintf(line, sizeof line, "  %-10s %-8s %14.2f %14.2f %14.2f %9s %9s\n", format_size(r.size_bytes).c_str(),
                   r.algo.c_str(), r.us.median, r.us.min, r.us.max, r.speedup ? fmt("%.2fx", *r.speedup).c_str() : "-",
                   r.paired ? fmt("%.2fx", *r.paired).c_str() : "-");
+    out << line;
+  }
+}
+
+void print_overlap_table(std::ostream& out, const std::string& compute, const std::vector<Row>& rows) {
+  if (std::none_of(rows.begin(), rows.end(), [](const Row& r) { return r.compute_us.has_value(); })) return;
+  out << "# Overlap: start, " << compute << ", wait; overlap = 100 * (1 - (overall - compute) / pure), "
+      << "OSU's metric; paired = native's overall / this overall\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "# %-10s %-8s %12s %12s %12s %10s %9s\n", "Size(B)", "Algo", "Pure(us)",
+                "Compute(us)", "Overall(us)", "Overlap", "Paired");
+  out << line;
+  const std::string suffix = kComputeSuffix;
+  for (const Row& r : rows) {
+    if (!r.compute_us) continue;
+    const std::string pure_op = r.op.substr(0, r.op.size() - std::min(r.op.size(), suffix.size()));
+    const auto pure = std::find_if(rows.begin(), rows.end(), [&](const Row& p) {
+      return !p.compute_us && p.op == pure_op && p.pattern == r.pattern && p.params == r.params &&
+             p.size_bytes == r.size_bytes && p.algo == r.algo;
+    });
+    std::snprintf(line, sizeof line, "  %-10s %-8s %12s %12.2f %12.2f %9.1f%% %9s\n", format_size(r.size_bytes).c_str(),
+                  r.algo.c_str(), pure == rows.end() ? "-" : fmt("%.2f", pure->us.median).c_str(), *r.compute_us,
+                  r.us.median, r.overlap_pct.value_or(0.0), r.paired ? fmt("%.2fx", *r.paired).c_str() : "-");
     out << line;
   }
 }

@@ -25,7 +25,15 @@ struct Row {
   std::string op;                      // "neighbor_allgather", "ineighbor_alltoallv", ... (core/exchange.h op_name)
   std::optional<double> predicted_us;  // nbrcoll's cost model for this call (algos/cost_model.h)
   std::optional<double> paired;        // median over rounds of native's time / this time (stats.h median_ratio)
+  // Overlap rows (--compute; op ends in kComputeSuffix): `us` is start,
+  // computation and wait together; the computation's median time (max over
+  // ranks a round) and the share of the pure call's time hidden (compute.h).
+  std::optional<double> compute_us;
+  std::optional<double> overlap_pct;
 };
+
+// The op of an overlap row: "ineighbor_allgather+compute".
+inline constexpr const char* kComputeSuffix = "+compute";
 
 // Sets `speedup` of every row that has a "native" row with the same
 // pattern, params, op and size.
@@ -49,16 +57,25 @@ std::pair<std::string, std::string> mpi_name_and_version(const std::string& libr
 
 // The first ten columns are those of earlier versions, the first sixteen
 // those of versions before `op`, the first seventeen those before
-// `predicted_us`; text fields are quoted.
+// `predicted_us`, the first nineteen those before the overlap columns
+// (empty but on overlap rows); text fields are quoted.
 inline constexpr const char* kCsvHeader =
     "pattern,params,procs,nodes,size_bytes,algo,median_us,min_us,max_us,speedup_vs_native,"
-    "iters,node_kind,topology,mpi,mpi_version,nbrcoll_version,op,predicted_us,paired_vs_native";
+    "iters,node_kind,topology,mpi,mpi_version,nbrcoll_version,op,predicted_us,paired_vs_native,"
+    "compute_us,overlap_pct";
 void write_csv_rows(std::ostream& out, const std::vector<Row>& rows, const RunInfo& run);
 // RFC 4180: in double quotes, a double quote inside doubled.
 std::string csv_quote(const std::string& field);
 
-// "# Size  Algo  Median(us) ..." with one line per row.
+// "# Size  Algo  Median(us) ..." with one line per row (overlap rows left
+// out: print_overlap_table).
 void print_timing_table(std::ostream& out, const std::vector<Row>& rows);
+
+// The overlap rows, each beside its pure row (the same op without the
+// suffix, size and algorithm): pure, computation and overall medians, the
+// overlap, and the paired speed-up of the overall time. Nothing when no row
+// has a computation.
+void print_overlap_table(std::ostream& out, const std::string& compute, const std::vector<Row>& rows);
 
 // The cost model against the measurement: per row with a prediction, the
 // predicted and measured median times and the error (predicted / measured

@@ -1,9 +1,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <sstream>
 #include <vector>
 
+#include "bench/core/compute.h"
 #include "bench/core/fill.h"
 #include "bench/core/options.h"
 #include "bench/core/report.h"
@@ -111,12 +113,79 @@ TEST(Options, OpsAndModes) {
   EXPECT_THROW(parse_options({"--pattern", "rsg", "--device", "x.so", "--op", "alltoall"}), std::invalid_argument);
 }
 
+TEST(Options, ComputeBetweenStartAndWait) {
+  const Options o = parse_options({"--pattern", "rsg", "--nonblocking", "--compute", "250", "--compute-kind", "idle"});
+  ASSERT_TRUE(o.compute.has_value());
+  EXPECT_FALSE(o.compute->as_native);
+  EXPECT_DOUBLE_EQ(o.compute->us, 250.0);
+  EXPECT_EQ(o.compute->kind, ComputeKind::kIdle);
+  const Options n = parse_options({"--pattern", "rsg", "--persistent", "--compute", "native"});
+  ASSERT_TRUE(n.compute.has_value());
+  EXPECT_TRUE(n.compute->as_native);
+  EXPECT_EQ(n.compute->kind, ComputeKind::kBusy);
+  EXPECT_FALSE(parse_options({"--pattern", "rsg", "--nonblocking"}).compute.has_value());
+  // Nothing to overlap in a blocking call; native needs the native column;
+  // a kind alone, an unknown kind, a negative time: errors.
+  EXPECT_THROW(parse_options({"--pattern", "rsg", "--compute", "100"}), std::invalid_argument);
+  EXPECT_THROW(parse_options({"--pattern", "rsg", "--nonblocking", "--algos", "linear", "--compute", "native"}),
+               std::invalid_argument);
+  EXPECT_THROW(parse_options({"--pattern", "rsg", "--nonblocking", "--compute-kind", "idle"}), std::invalid_argument);
+  EXPECT_THROW(parse_options({"--pattern", "rsg", "--nonblocking", "--compute", "1", "--compute-kind", "nap"}),
+               std::invalid_argument);
+  EXPECT_THROW(parse_options({"--pattern", "rsg", "--nonblocking", "--compute", "-5"}), std::invalid_argument);
+}
+
+TEST(Compute, OverlapIsOsusMetric) {
+  // Pure 100 us, compute 100 us: overall 100 hides everything, 200 nothing,
+  // 150 half; past the ends it is clamped.
+  EXPECT_DOUBLE_EQ(overlap_percent(100, 100, 100), 100.0);
+  EXPECT_DOUBLE_EQ(overlap_percent(100, 100, 200), 0.0);
+  EXPECT_DOUBLE_EQ(overlap_percent(100, 100, 150), 50.0);
+  EXPECT_DOUBLE_EQ(overlap_percent(100, 100, 90), 100.0);
+  EXPECT_DOUBLE_EQ(overlap_percent(100, 100, 260), 0.0);
+  EXPECT_DOUBLE_EQ(overlap_percent(0, 100, 150), 0.0);
+}
+
+TEST(Compute, TakesAtLeastItsTime) {
+  for (const ComputeKind k : {ComputeKind::kBusy, ComputeKind::kIdle}) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const double spent = compute_for(k, 2000);
+    const double wall = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_GE(spent, 2000.0);
+    EXPECT_LE(spent, wall);
+  }
+}
+
+TEST(Report, OverlapRowsStandBesideTheirPureRows) {
+  Row pure{"rsg", "", 16, 2, 1024, "leader", {100, 90, 120}, {}, "ineighbor_allgather", {}, {}, {}, {}};
+  Row overlap{
+      "rsg", "",  16,    2,   1024, "leader", {130, 120, 140}, {}, std::string("ineighbor_allgather") + kComputeSuffix,
+      {},    1.5, 100.0, 70.0};
+  const std::vector<Row> rows{pure, overlap};
+  std::ostringstream timing;
+  print_timing_table(timing, rows);
+  EXPECT_NE(timing.str().find("100.00"), std::string::npos);
+  EXPECT_EQ(timing.str().find("130.00"), std::string::npos);  // the overlap row is not a timing row
+  std::ostringstream table;
+  print_overlap_table(table, "busy computation for 100 us", rows);
+  EXPECT_NE(table.str().find("start, busy computation for 100 us, wait"), std::string::npos);
+  // Pure 100, compute 100, overall 130: 70% hidden; paired 1.50x.
+  EXPECT_NE(table.str().find("100.00       100.00       130.00      70.0%     1.50x"), std::string::npos)
+      << table.str();
+  std::ostringstream none;
+  print_overlap_table(none, "x", {pure});
+  EXPECT_TRUE(none.str().empty());
+  std::ostringstream csv;
+  write_csv_rows(csv, rows, {10, "emulated", "frontier", "Open MPI", "4.1.4", "0.1.0"});
+  EXPECT_NE(csv.str().find("\"ineighbor_allgather+compute\",,1.5000,100.000,70.0\n"), std::string::npos) << csv.str();
+}
+
 TEST(Report, SpeedupsAndCsvColumns) {
   std::vector<Row> rows{
-      {"rsg", "density=0.6;seed=1", 16, 2, 1024, "native", {100, 90, 120}, {}, "neighbor_allgather", {}, 1.0},
-      {"rsg", "density=0.6;seed=1", 16, 2, 1024, "leader", {50, 40, 60}, {}, "neighbor_allgather", {}, 2.5},
-      {"rsg", "density=0.6;seed=1", 16, 2, 2048, "leader", {50, 40, 60}, {}, "neighbor_allgather", {}, {}},
-      {"rsg", "density=0.6;seed=1", 16, 2, 1024, "leader", {50, 40, 60}, {}, "neighbor_alltoall", {}, {}}};
+      {"rsg", "density=0.6;seed=1", 16, 2, 1024, "native", {100, 90, 120}, {}, "neighbor_allgather", {}, 1.0, {}, {}},
+      {"rsg", "density=0.6;seed=1", 16, 2, 1024, "leader", {50, 40, 60}, {}, "neighbor_allgather", {}, 2.5, {}, {}},
+      {"rsg", "density=0.6;seed=1", 16, 2, 2048, "leader", {50, 40, 60}, {}, "neighbor_allgather", {}, {}, {}, {}},
+      {"rsg", "density=0.6;seed=1", 16, 2, 1024, "leader", {50, 40, 60}, {}, "neighbor_alltoall", {}, {}, {}, {}}};
   compute_speedups(rows);
   ASSERT_TRUE(rows[1].speedup.has_value());
   EXPECT_DOUBLE_EQ(*rows[1].speedup, 2.0);
@@ -126,20 +195,22 @@ TEST(Report, SpeedupsAndCsvColumns) {
   write_csv_rows(csv, rows, {10, "emulated", "frontier", "Open MPI", "4.1.4", "0.1.0"});
   EXPECT_EQ(csv.str().substr(0, csv.str().find('\n')),
             "\"rsg\",\"density=0.6;seed=1\",16,2,1024,\"native\",100.000,90.000,120.000,1.0000,10,\"emulated\","
-            "\"frontier\",\"Open MPI\",\"4.1.4\",\"0.1.0\",\"neighbor_allgather\",,1.0000");
+            "\"frontier\",\"Open MPI\",\"4.1.4\",\"0.1.0\",\"neighbor_allgather\",,1.0000,,");
   EXPECT_EQ(std::string(kCsvHeader),
             "pattern,params,procs,nodes,size_bytes,algo,median_us,min_us,max_us,speedup_vs_native,"
-            "iters,node_kind,topology,mpi,mpi_version,nbrcoll_version,op,predicted_us,paired_vs_native");
+            "iters,node_kind,topology,mpi,mpi_version,nbrcoll_version,op,predicted_us,paired_vs_native,compute_us,"
+            "overlap_pct");
   std::ostringstream table;
   print_timing_table(table, rows);
   EXPECT_NE(table.str().find("2.00x     2.50x"), std::string::npos);  // Speedup, then Paired
 }
 
 TEST(Report, ModelTableShowsTheErrorPerRowAndItsMedianPerAlgorithm) {
-  std::vector<Row> rows = {{"rsg", "", 16, 2, 1024, "linear", {100, 90, 120}, {}, "neighbor_allgather", 150.0, {}},
-                           {"rsg", "", 16, 2, 2048, "linear", {200, 190, 220}, {}, "neighbor_allgather", 150.0, {}},
-                           {"rsg", "", 16, 2, 4096, "linear", {400, 390, 420}, {}, "neighbor_allgather", 500.0, {}},
-                           {"rsg", "", 16, 2, 1024, "native", {100, 90, 120}, {}, "neighbor_allgather", {}, {}}};
+  std::vector<Row> rows = {
+      {"rsg", "", 16, 2, 1024, "linear", {100, 90, 120}, {}, "neighbor_allgather", 150.0, {}, {}, {}},
+      {"rsg", "", 16, 2, 2048, "linear", {200, 190, 220}, {}, "neighbor_allgather", 150.0, {}, {}, {}},
+      {"rsg", "", 16, 2, 4096, "linear", {400, 390, 420}, {}, "neighbor_allgather", 500.0, {}, {}, {}},
+      {"rsg", "", 16, 2, 1024, "native", {100, 90, 120}, {}, "neighbor_allgather", {}, {}, {}, {}}};
   std::ostringstream out;
   print_model_table(out, "emulated", rows);
   const std::string s = out.str();
@@ -153,7 +224,7 @@ TEST(Report, ModelTableShowsTheErrorPerRowAndItsMedianPerAlgorithm) {
   EXPECT_NE(s.find("25% over 3 sizes"), std::string::npos);
   std::ostringstream csv;
   write_csv_rows(csv, rows, {10, "emulated", "frontier", "Open MPI", "4.1.4", "0.1.0"});
-  EXPECT_NE(csv.str().find("\"neighbor_allgather\",150.000,\n"), std::string::npos);
+  EXPECT_NE(csv.str().find("\"neighbor_allgather\",150.000,,,\n"), std::string::npos);
 }
 
 TEST(Sizes, SameParserAsTheLibrary) {

@@ -42,8 +42,9 @@ grep -q '^rsg_ineighbor_alltoallv: 16 processes: linear density=0.6 seed=1 \[MPI
 [[ -s "$work/ops/rsg_speedup.png" && -s "$work/ops/rsg_ineighbor_alltoallv_speedup.png" ]]
 
 # The cost model's prediction after the op, read and not plotted; then the
-# layout nbrcoll-bench writes now (tests/bench/csv_check.cmake), with the
-# paired speed-up last, read and not plotted either.
+# paired speed-up, read and not plotted either; then the layout
+# nbrcoll-bench writes now (tests/bench/csv_check.cmake), with the overlap
+# columns last (empty on rows without a computation).
 {
   echo "$head$run,op,predicted_us"
   rows '"Open MPI","4.1.4"' auto ',"neighbor_allgather",55.5'
@@ -52,7 +53,11 @@ grep -q '^rsg_ineighbor_alltoallv: 16 processes: linear density=0.6 seed=1 \[MPI
   echo "$head$run,op,predicted_us,paired_vs_native"
   rows '"Open MPI","4.1.4"' auto ',"neighbor_allgather",55.5,1.9500'
 } >"$work/paired.csv"
-for f in predicted paired; do
+{
+  echo "$head$run,op,predicted_us,paired_vs_native,compute_us,overlap_pct"
+  rows '"Open MPI","4.1.4"' auto ',"neighbor_allgather",55.5,1.9500,,'
+} >"$work/overlap.csv"
+for f in predicted paired overlap; do
   out=$("$py" "$plot" --list --out "$work/$f" "$work/$f.csv")
   echo "$out"
   grep -q '^rsg: 16 processes: auto density=0.6 seed=1 \[Open MPI 4.1.4, real nodes, frontier\]: 2 points$' <<<"$out"
