@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
 #include <sstream>
 
 namespace nbrcoll::algos {
@@ -70,6 +71,50 @@ std::optional<double> positive(const std::string& text) {
   return v;
 }
 
+// A positive integer (ranks-per-node, nodes).
+std::optional<int> positive_int(const std::string& text) {
+  const std::optional<double> v = positive(text);
+  if (!v || *v != std::floor(*v) || *v > 1e9) return std::nullopt;
+  return static_cast<int>(*v);
+}
+
+// The classes named in `text` (blanks or commas between them), or nullopt
+// and `bad` = the first unknown name.
+std::optional<std::array<bool, kLinkClassCount>> class_list(std::string text, std::string& bad) {
+  std::replace(text.begin(), text.end(), ',', ' ');
+  std::array<bool, kLinkClassCount> classes{};
+  std::istringstream in(text);
+  std::string name;
+  while (in >> name) {
+    const auto* key = std::find(std::begin(kClassKeys), std::end(kClassKeys), name);
+    if (key == std::end(kClassKeys)) {
+      bad = name;
+      return std::nullopt;
+    }
+    classes[static_cast<std::size_t>(key - std::begin(kClassKeys))] = true;
+  }
+  return classes;
+}
+
+// A key of MachineOrigin: true if `key` is one (then `error` is set when
+// its value is bad), false for any other key.
+bool origin_key(const std::string& key, const std::string& value, MachineOrigin& origin, std::string& error) {
+  if (key == "topology") {
+    origin.topology = value;
+  } else if (key == "ranks-per-node" || key == "nodes") {
+    const std::optional<int> n = positive_int(value);
+    if (!n) error = "'" + value + "' is not a positive integer";
+    (key == "nodes" ? origin.nodes : origin.ranks_per_node) = n.value_or(0);
+  } else if (key == "measured") {
+    std::string bad;
+    origin.measured = class_list(value, bad);
+    if (!origin.measured) error = "unknown link class '" + bad + "'";
+  } else {
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::optional<MachineModel> builtin_machine(std::string_view name) {
@@ -105,6 +150,12 @@ std::optional<MachineModel> parse_machine(std::string_view text, const MachineMo
     if (key == "name") {
       m.name = value;
       continue;
+    }
+    std::string bad;
+    if (origin_key(key, value, m.origin, bad)) {
+      if (bad.empty()) continue;
+      error = where + bad;
+      return std::nullopt;
     }
     const std::optional<double> v = positive(value);
     if (!v) {
@@ -151,6 +202,17 @@ std::string format_machine(const MachineModel& m) {
   out << "nic = " << m.nic_bytes_per_us << "\n";
   out << "copy = " << m.copy_bytes_per_us << "\n";
   out << "cores = " << m.cores << "\n";
+  const MachineOrigin& o = m.origin;
+  if (!o.topology.empty()) out << "topology = " << o.topology << "\n";
+  if (o.ranks_per_node > 0) out << "ranks-per-node = " << o.ranks_per_node << "\n";
+  if (o.nodes > 0) out << "nodes = " << o.nodes << "\n";
+  if (o.measured) {
+    out << "measured =";
+    for (int c = 0; c < kLinkClassCount; ++c) {
+      if ((*o.measured)[static_cast<std::size_t>(c)]) out << " " << kClassKeys[c];
+    }
+    out << "\n";
+  }
   return out.str();
 }
 

@@ -26,12 +26,27 @@ struct LinkCost {
   double bytes_per_us = 1000.0;
 };
 
+// What a machine file says it was measured on (nbrcoll-calibrate records
+// it; the built-ins, older files and hand-written ones leave it unset): so
+// that a process running on another topology or node shape knows which of
+// the file's link classes it can trust (algos/machine_check.h).
+struct MachineOrigin {
+  std::string topology;    // the node topology's source as nbrcoll names it ("model:frontier", "flat"); empty: not said
+  int ranks_per_node = 0;  // ranks on the measured node (node 0); 0: not said
+  int nodes = 0;           // nodes the calibration ran on; 0: not said
+  // Per link class: whether a pair of ranks of that class was measured
+  // (the others were filled in from another class). nullopt: not said.
+  std::optional<std::array<bool, kLinkClassCount>> measured;
+  friend bool operator==(const MachineOrigin&, const MachineOrigin&) = default;
+};
+
 struct MachineModel {
   std::string name;
   std::array<LinkCost, kLinkClassCount> link{};  // indexed by LinkClass
   double nic_bytes_per_us = 12500.0;             // what one node injects into the network (R_N), all its ranks together
   double copy_bytes_per_us = 10000.0;            // a local memcpy (bundle packing, duplicate-slot copies)
   double cores = 64.0;                           // CPU cores the ranks of one node share
+  MachineOrigin origin;                          // what a machine file says it measured
 };
 
 // Built-in machines: "frontier" (HPE Cray EX, 4 x MI250X, Slingshot-11),
@@ -45,10 +60,16 @@ std::vector<std::string> builtin_machine_names();
 // A machine from text: `key = value` lines, `#` comments. Keys: name,
 // alpha.<class> and rate.<class> for the classes same-device, same-package,
 // xgmi-linked, multi-hop, network (us and bytes/us), nic, copy (bytes/us),
-// cores. Missing keys keep `base`'s values. nullopt and `error` (with the
-// line number) on an unknown key or a value that is not a positive number.
+// cores; and what it was measured on (MachineOrigin): topology (text),
+// ranks-per-node and nodes (positive integers), measured (the measured
+// classes' names, separated by blanks or commas; may be empty). Missing
+// keys keep `base`'s values (a file without `measured` says nothing of what
+// it measured: older files, hand-written ones). nullopt and `error` (with
+// the line number) on an unknown key, an unknown class name, or a value
+// that is not a positive number.
 std::optional<MachineModel> parse_machine(std::string_view text, const MachineModel& base, std::string& error);
-// The same format, every key, so that parse_machine(format_machine(m)) == m.
+// The same format, every key (the origin's only where set), so that
+// parse_machine(format_machine(m)) == m.
 std::string format_machine(const MachineModel& m);
 
 // What one rank's plan moves in one call with every block `block_bytes`
