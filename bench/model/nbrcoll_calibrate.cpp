@@ -102,9 +102,14 @@ std::string describe(const CalibrateOptions& o, const Measured& m, const std::ve
   const std::string large = nbrbench::format_size(o.large);
   std::vector<std::string> notes;
   notes.push_back("nbrcoll machine file written by nbrcoll-calibrate " + std::string(NBRCOLL_VERSION_STRING));
+  const std::string topology = nbrcoll::topo::load_topology(nbrcoll::config().topo).topology.source;
   notes.push_back(std::to_string(node_of.size()) + " ranks on " + std::to_string(nodes) +
-                  " nodes as nbrcoll sees them (" + std::to_string(on_node0) + " on node 0), topology " +
-                  nbrcoll::topo::load_topology(nbrcoll::config().topo).topology.source + ", " + mpi_library());
+                  " nodes as nbrcoll sees them (" + std::to_string(on_node0) + " on node 0), topology " + topology +
+                  ", " + mpi_library());
+  notes.push_back(
+      "topology, ranks-per-node, nodes, measured: what it ran on and the classes a pair measured; "
+      "nbrcoll takes the classes a run uses and this file did not measure from its built-in machine");
+  model.origin = {topology, on_node0, nodes, m.have};
   notes.push_back("alpha.CLASS: one-way time of an 8-byte message (half a round trip, median of " +
                   std::to_string(o.small_iters) + "); rate.CLASS: " + large +
                   " ping-pong, bytes / one-way time (median of " + std::to_string(o.reps) + ")");
