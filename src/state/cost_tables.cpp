@@ -5,9 +5,14 @@
 #include <iterator>
 #include <sstream>
 
+#include "algos/machine_check.h"
+#include "state/graph_setup.h"
+#include "state/plan_input.h"
 #include "state/schedules.h"
 #include "support/config.h"
 #include "support/log.h"
+#include "topo/locality.h"
+#include "topo/node_topology.h"
 
 namespace nbrcoll {
 
@@ -15,13 +20,50 @@ namespace {
 
 using algos::Variant;
 
-// The built-in machine named like the topology setting (NBRCOLL_TOPO=frontier).
-std::string machine_for_topology(const std::string& topo) {
-  return algos::builtin_machine(topo) ? topo : "generic";
+// The built-in machine named like the node topology's model
+// (NBRCOLL_TOPO=frontier or model:frontier), else "generic".
+std::string machine_for_topology(const std::string& source) {
+  const std::string name = source.rfind("model:", 0) == 0 ? source.substr(6) : source;
+  return algos::builtin_machine(name) ? name : "generic";
 }
 
-algos::MachineModel load_machine(const std::string& setting, const std::string& topo) {
-  const std::string fallback = machine_for_topology(topo);
+// What this process runs on, for checking a machine file against: the
+// node topology, the ranks per node (the world's, else
+// NBRCOLL_RANKS_PER_NODE), and the link classes between a node's ranks
+// (local rank i on the device NBRCOLL_DEVICE_MAP gives it; one rank per
+// device where the ranks per node are not known). The same on every rank
+// of a job whose ranks have the same settings.
+algos::RunShape run_shape() {
+  constexpr int kMostRanksChecked = 1024;
+  const topo::NodeTopology& t = node_topology();
+  const WorldShape world = world_shape();
+  algos::RunShape shape;
+  shape.topology = t.source;
+  shape.ranks_per_node = world.ranks_per_node > 0 ? world.ranks_per_node : std::max(config().ranks_per_node, 0);
+  const int ranks = std::min(shape.ranks_per_node > 0 ? shape.ranks_per_node : t.devices, kMostRanksChecked);
+  std::vector<algos::RankPlace> node_ranks;
+  for (int i = 0; i < ranks; ++i) {
+    const int device = topo::device_for_local_rank(i, t.devices, config().device_map);
+    const auto d = static_cast<std::size_t>(device);
+    node_ranks.push_back({0, device, d < t.package.size() ? t.package[d] : device});
+  }
+  // Nodes not known (no world records): the network counts as used.
+  shape.uses = algos::classes_used(node_ranks, {t.devices, t.links, t.hops}, world.nodes != 1);
+  return shape;
+}
+
+// A machine file's classes checked against this process (algos/machine_check.h):
+// classes it uses that the file did not measure take the built-in's values,
+// said once at NBRCOLL_DEBUG=warn.
+algos::MachineModel checked(const algos::MachineModel& file, const std::string& path, const std::string& builtin) {
+  const algos::RunShape now = run_shape();
+  const algos::MachineCheck check = algos::check_machine(file, *algos::builtin_machine(builtin), now);
+  if (check.noteworthy()) log(LogLevel::kWarn, "%s", algos::describe_check(check, file, path, builtin, now).c_str());
+  return check.model;
+}
+
+algos::MachineModel load_machine(const std::string& setting) {
+  const std::string fallback = machine_for_topology(node_topology().source);
   if (setting.empty()) return *algos::builtin_machine(fallback);
   if (auto m = algos::builtin_machine(setting)) return *m;
   std::ifstream in(setting);
@@ -39,7 +81,7 @@ algos::MachineModel load_machine(const std::string& setting, const std::string& 
     return *algos::builtin_machine(fallback);
   }
   if (m->name.empty()) m->name = setting;
-  return *m;
+  return checked(*m, setting, fallback);
 }
 
 const Variant kGatherRows[] = {Variant::kLinear, Variant::kLeader, Variant::kAggregated};
@@ -85,7 +127,7 @@ class RowMaker {
 }  // namespace
 
 const algos::MachineModel& machine_model() {
-  static const algos::MachineModel model = load_machine(config().machine, config().topo);
+  static const algos::MachineModel model = load_machine(config().machine);
   return model;
 }
 

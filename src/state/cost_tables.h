@@ -15,7 +15,9 @@ namespace nbrcoll {
 
 // The machine this process models (NBRCOLL_MACHINE: a built-in name or a
 // machine file; else the built-in named like the node topology's model,
-// else "generic"). Loaded once; a bad setting is warned about once.
+// else "generic"). Loaded once; a bad setting is warned about once, and so
+// is a file that did not measure a link class this process's ranks use
+// (those classes take the built-in's values: algos/machine_check.h).
 const algos::MachineModel& machine_model();
 
 // Terms this rank contributes to the agreement (ns, one per variant and

@@ -653,6 +653,16 @@ void gather_world_places() {
     world_places() = std::move(records);
 }
 
+WorldShape world_shape() {
+  if (world_places().empty()) return {};
+  const DecodedPlaces& w = world_decoded();
+  std::vector<int> on_node(static_cast<std::size_t>(std::max(w.nodes, 0)), 0);
+  for (const algos::RankPlace& p : w.places) {
+    if (p.node >= 0 && p.node < w.nodes) ++on_node[static_cast<std::size_t>(p.node)];
+  }
+  return {w.nodes, on_node.empty() ? 0 : *std::max_element(on_node.begin(), on_node.end())};
+}
+
 void set_tag_windows(GraphInfo& info, int common_stride, long long tags) {
   info.tag_stride = common_stride;
   info.tag_windows = tag_windows_within(tags, common_stride, kMaxTagWindows);

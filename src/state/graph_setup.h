@@ -74,6 +74,15 @@ void build_every_plan(algos::PlanInput&& input, GraphInfo& info, bool& reused);
 // communicator, so that graph creation need not exchange them.
 void gather_world_places();
 
+// The world's shape from the records gather_world_places gathered: its
+// nodes and the most ranks on one of them (the same on every rank); zeros
+// where they were not gathered.
+struct WorldShape {
+  int nodes = 0;
+  int ranks_per_node = 0;
+};
+WorldShape world_shape();
+
 // What a rank offers towards the graph's channel: whether it can take a
 // serial on the shared communicator, and its proposal (SerialClaim).
 struct ChannelBid {
