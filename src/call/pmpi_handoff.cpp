@@ -120,8 +120,8 @@ int issue_alltoallw(const UserCall& c, Mode mode, MPI_Info info, MPI_Request* r)
                                       w.rdispls, w.recvtypes, c.comm, r);
     case Mode::kPersistent:
 #if NBRCOLL_PERSISTENT
-      return profiling_inits(c.mpix).alltoallw(c.sendbuf, c.sendcounts, w.sdispls, w.sendtypes, c.recvbuf,
-                                               c.recvcounts, w.rdispls, w.recvtypes, c.comm, info, r);
+      return profiling_inits(c.mpix).alltoallw(c.sendbuf, c.sendcounts, w.sdispls, w.sendtypes, c.recvbuf, c.recvcounts,
+                                               w.rdispls, w.recvtypes, c.comm, info, r);
 #else
       (void)info;
       break;

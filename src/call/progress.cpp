@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "call/operation.h"
+#include "call/progress_thread.h"
 #include "report/held_handles.h"
 #include "state/comm_state.h"
 #include "support/log.h"
@@ -146,18 +147,24 @@ int track(std::shared_ptr<Operation> op, CallSequence& sequence, MPI_Request* re
   }
   report::note_made(report::Handle::kRequest);  // until free_fn
   *request = req;
-  const std::lock_guard<std::mutex> lock(g_mutex);
-  g_calls.push_back({std::move(op), req, outcome, MPI_REQUEST_NULL, std::move(owner)});
-  g_count.fetch_add(1, std::memory_order_release);
+  {
+    const std::lock_guard<std::mutex> lock(g_mutex);
+    g_calls.push_back({std::move(op), req, outcome, MPI_REQUEST_NULL, std::move(owner)});
+    g_count.fetch_add(1, std::memory_order_release);
+  }
+  wake_progress_thread();
   return MPI_SUCCESS;
 }
 
 void track_started(std::shared_ptr<Operation> op, CallSequence& sequence, MPI_Request carrier, MPI_Request trigger,
                    std::shared_ptr<void> owner) {
   remember_in_flight(sequence, op);
-  const std::lock_guard<std::mutex> lock(g_mutex);
-  g_calls.push_back({std::move(op), carrier, nullptr, trigger, std::move(owner)});
-  g_count.fetch_add(1, std::memory_order_release);
+  {
+    const std::lock_guard<std::mutex> lock(g_mutex);
+    g_calls.push_back({std::move(op), carrier, nullptr, trigger, std::move(owner)});
+    g_count.fetch_add(1, std::memory_order_release);
+  }
+  wake_progress_thread();
 }
 
 void progress_all() {
@@ -166,6 +173,7 @@ void progress_all() {
 }
 
 void drive_to_end(Operation& op) {
+  const WaitingInside waiting;
   if (!calls_in_flight()) {
     op.progress(true);
     return;
@@ -178,6 +186,7 @@ void drive_to_end(Operation& op) {
 }
 
 void wait_tracked(const Operation& op) {
+  const WaitingInside waiting;
   Backoff backoff;
   while (!op.done()) {
     progress_all();
@@ -202,7 +211,7 @@ void finish_sole_call(int count, const MPI_Request* requests) {
   if (!threads) {
     claimed.op->progress(true);
   } else {
-    while (!claimed.op->progress(false)) {
+    for (Backoff backoff; !claimed.op->progress(false); backoff.pause()) {
       if (g_count.load(std::memory_order_acquire) > 1) progress_all();
     }
   }

@@ -32,11 +32,10 @@ nbrcoll::UserCall persistent(nbrcoll::UserCall c, bool mpix) {
 int one_count_init(nbrcoll::Kind kind, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request,
                    bool mpix) {
-  return nbrcoll::neighbor_collective_init(
-      persistent({kind, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype,
-                  comm},
-                 mpix),
-      info, request);
+  return nbrcoll::neighbor_collective_init(persistent({kind, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
+                                                       recvcount, nullptr, nullptr, recvtype, comm},
+                                                      mpix),
+                                           info, request);
 }
 #endif
 
@@ -131,17 +130,17 @@ int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const M
   int PREFIX##Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,        \
                                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,              \
                                       MPI_Request* request) {                                                          \
-    return one_count_init(nbrcoll::Kind::kAllgather, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,      \
-                          comm, info, request, MPIX);                                                                  \
+    return one_count_init(nbrcoll::Kind::kAllgather, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, \
+                          info, request, MPIX);                                                                        \
   }                                                                                                                    \
   int PREFIX##Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,       \
                                        const int recvcounts[], const int displs[], MPI_Datatype recvtype,              \
                                        MPI_Comm comm, MPI_Info info, MPI_Request* request) {                           \
-    return nbrcoll::neighbor_collective_init(persistent({nbrcoll::Kind::kAllgatherv, sendbuf, sendcount, nullptr,      \
-                                                         nullptr, sendtype, recvbuf, 0, recvcounts, displs, recvtype,  \
-                                                         comm},                                                        \
-                                                        MPIX),                                                         \
-                                             info, request);                                                           \
+    return nbrcoll::neighbor_collective_init(                                                                          \
+        persistent({nbrcoll::Kind::kAllgatherv, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, 0,            \
+                    recvcounts, displs, recvtype, comm},                                                               \
+                   MPIX),                                                                                              \
+        info, request);                                                                                                \
   }                                                                                                                    \
   int PREFIX##Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,         \
                                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,               \
@@ -163,9 +162,8 @@ int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const M
                                       const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,         \
                                       MPI_Info info, MPI_Request* request) {                                           \
     const nbrcoll::PerBlockTypes w{sdispls, sendtypes, rdispls, recvtypes};                                            \
-    return nbrcoll::neighbor_collective_init(persistent(alltoallw(sendbuf, sendcounts, recvbuf, recvcounts, comm, w),  \
-                                                        MPIX),                                                         \
-                                             info, request);                                                           \
+    return nbrcoll::neighbor_collective_init(                                                                          \
+        persistent(alltoallw(sendbuf, sendcounts, recvbuf, recvcounts, comm, w), MPIX), info, request);                \
   }
 
 #if NBRCOLL_MPI4_PERSISTENT

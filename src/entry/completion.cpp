@@ -13,6 +13,7 @@
 #include "call/decision.h"
 #include "call/persistent.h"
 #include "call/progress.h"
+#include "call/progress_thread.h"
 #include "report/run_report.h"
 #include "transport/standing_messages.h"
 
@@ -47,6 +48,7 @@ nbrcoll::report::HandoffNames handoff_names() {
 extern "C" {
 
 int MPI_Wait(MPI_Request* request, MPI_Status* status) {
+  const nbrcoll::WaitingInside waiting;
   if (calls_in_flight()) finish_sole_call(1, request);
   for (Backoff b; calls_in_flight(); b.pause()) {
     progress_all();
@@ -58,6 +60,7 @@ int MPI_Wait(MPI_Request* request, MPI_Status* status) {
 }
 
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
+  const nbrcoll::WaitingInside waiting;
   if (calls_in_flight()) finish_sole_call(count, requests);
   for (Backoff b; calls_in_flight(); b.pause()) {
     progress_all();
@@ -69,6 +72,7 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
 }
 
 int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
+  const nbrcoll::WaitingInside waiting;
   for (Backoff b; calls_in_flight(); b.pause()) {
     progress_all();
     int flag = 0;
@@ -79,6 +83,7 @@ int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* statu
 }
 
 int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
+  const nbrcoll::WaitingInside waiting;
   for (Backoff b; calls_in_flight(); b.pause()) {
     progress_all();
     const int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
@@ -147,6 +152,7 @@ int MPI_Startall(int count, MPI_Request requests[]) {
 // if NBRCOLL_REPORT asks for one (gathered to world rank 0).
 int MPI_Finalize() {
   nbrcoll::drain();
+  nbrcoll::stop_progress_thread();
   // The report first: the handles it counts are those the application's
   // run left held, the kept messages of communicators never freed among them.
   nbrcoll::report::finish(handoff_names());

@@ -4,12 +4,18 @@
 // rank's place (state/graph_setup.h). MPI_Finalize is in completion.cpp.
 #include <mpi.h>
 
+#include <algorithm>
+#include <optional>
+
+#include "call/progress_thread.h"
 #include "report/run_counters.h"
 #include "state/creation_line.h"
 #include "state/graph_setup.h"
 #include "state/late_plans.h"
 #include "state/shared_comm.h"
+#include "support/config.h"
 #include "support/log.h"
+#include "support/mpi_identity.h"
 
 namespace {
 
@@ -28,6 +34,33 @@ void initialise() {
   nbrcoll::report::start();
 }
 
+// NBRCOLL_PROGRESS=thread: the MPI is asked for MPI_THREAD_MULTIPLE (the
+// progress thread calls it while the application's threads may), and the
+// application is told the level it asked for, or the MPI's own where that
+// is lower (MPI_Query_thread answers the same: completion.cpp). Without
+// MPI_THREAD_MULTIPLE the thread stays off, said once.
+bool thread_wanted() {
+  const nbrcoll::Config& c = nbrcoll::config();
+  return c.progress == nbrcoll::ProgressMode::kThread && !c.disable;
+}
+
+int init_for_thread(int* argc, char*** argv, int required, int* provided) {
+  int actual = MPI_THREAD_SINGLE;
+  const int rc = PMPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &actual);
+  if (rc != MPI_SUCCESS) return rc;
+  const int told = std::min(required, actual);
+  nbrcoll::set_told_thread_level(told);
+  if (provided != nullptr) *provided = told;
+  nbrcoll::set_progress_thread(actual == MPI_THREAD_MULTIPLE);
+  initialise();
+  if (actual != MPI_THREAD_MULTIPLE)
+    nbrcoll::log(nbrcoll::LogLevel::kWarn,
+                 "NBRCOLL_PROGRESS=thread: the MPI provides thread level %d, not MPI_THREAD_MULTIPLE; calls progress "
+                 "in the application's MPI calls only",
+                 actual);
+  return rc;
+}
+
 }  // namespace
 
 extern "C" {
@@ -35,15 +68,26 @@ extern "C" {
 // Initialisation: the MPI's own, then nbrcoll's process-wide communicator
 // (shared_comm.h), while every world rank is here anyway.
 int MPI_Init(int* argc, char*** argv) {
+  if (thread_wanted()) return init_for_thread(argc, argv, MPI_THREAD_SINGLE, nullptr);
   const int rc = PMPI_Init(argc, argv);
   if (rc == MPI_SUCCESS) initialise();
   return rc;
 }
 
 int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  if (thread_wanted()) return init_for_thread(argc, argv, required, provided);
   const int rc = PMPI_Init_thread(argc, argv, required, provided);
   if (rc == MPI_SUCCESS) initialise();
   return rc;
+}
+
+// The level the application was told where nbrcoll asked for more.
+int MPI_Query_thread(int* provided) {
+  if (const std::optional<int> told = nbrcoll::told_thread_level(); told && provided != nullptr) {
+    *provided = *told;
+    return MPI_SUCCESS;
+  }
+  return PMPI_Query_thread(provided);
 }
 
 }  // extern "C"

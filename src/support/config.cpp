@@ -181,6 +181,29 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
       c.report_path = *v;
     }
   }
+  if (auto v = env("NBRCOLL_PROGRESS")) {
+    const std::string mode = lower(*v);
+    const std::size_t colon = mode.find(':');
+    const std::string head = mode.substr(0, colon);
+    const std::string interval = colon == std::string::npos ? "" : mode.substr(colon + 1);
+    int us = c.progress_interval_us;
+    bool ok = head == "calls" || head == "thread";
+    if (ok && colon != std::string::npos) {
+      std::size_t used = 0;
+      try {
+        us = std::stoi(interval, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      ok = head == "thread" && !interval.empty() && used == interval.size() && us >= 0 && us <= 1000000;
+    }
+    if (ok) {
+      c.progress = head == "thread" ? ProgressMode::kThread : ProgressMode::kCalls;
+      c.progress_interval_us = us;
+    } else {
+      bad(warnings, "NBRCOLL_PROGRESS", *v, "expected calls, thread or thread:MICROSECONDS; using calls");
+    }
+  }
   return c;
 }
 
@@ -216,6 +239,10 @@ const std::vector<EnvVarInfo>& env_vars() {
        "at MPI_Finalize, one summary of the run gathered to world rank 0 (calls per kind and plan, hand-offs and "
        "why, bytes per link class against one message per edge, time, graph set-ups, peak RSS): 1 to stderr, "
        "or into the file"},
+      {"NBRCOLL_PROGRESS", "calls|thread|thread:US", "calls",
+       "what advances nonblocking and persistent calls between start and completion: the application's MPI calls, "
+       "or also a thread of nbrcoll's (MPI_THREAD_MULTIPLE asked of the MPI; the application still sees its own "
+       "level), asleep while no call is in flight, polling every US microseconds (20) while one is"},
       {"NBRCOLL_ROCM_SMI_LIB", "a library path|none", "librocm_smi64.so[.N]",
        "the ROCm SMI library opened at run time; none: never"},
   };

@@ -26,6 +26,10 @@ struct Algo {
 enum class LogLevel { kNone, kWarn, kInfo, kTrace };
 // NBRCOLL_REPORT: where the run report goes at MPI_Finalize (src/report/).
 enum class ReportTo : std::uint8_t { kOff, kStderr, kFile };
+// NBRCOLL_PROGRESS: what advances nonblocking and persistent calls between
+// their start and their completion (call/progress_thread.h): the
+// application's MPI calls only, or also a thread of nbrcoll's.
+enum class ProgressMode : std::uint8_t { kCalls, kThread };
 
 struct Config {
   Algo algo = Algo::automatic();
@@ -54,6 +58,8 @@ struct Config {
   // (report_path); 0 or unset: off.
   ReportTo report = ReportTo::kOff;
   std::string report_path;
+  ProgressMode progress = ProgressMode::kCalls;
+  int progress_interval_us = 20;  // NBRCOLL_PROGRESS=thread:US: the thread's pause between polls
 };
 
 // Parse from a getenv-like lookup. Bad values leave the default and add one

@@ -80,6 +80,19 @@ __attribute__((constructor)) void refuse_foreign_mpi() {
 
 }  // namespace
 
+namespace {
+// Written once in MPI_Init(_thread), before any other thread of nbrcoll's.
+std::optional<int> g_told_level;
+}  // namespace
+
+void set_told_thread_level(int level) {
+  g_told_level = level;
+}
+
+std::optional<int> told_thread_level() {
+  return g_told_level;
+}
+
 bool mpi_threads_concurrent() {
   static const bool concurrent = [] {
     int provided = MPI_THREAD_SINGLE;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace nbrcoll {
@@ -41,5 +42,12 @@ bool mpi_reports_gpu_support(const char* runtime, const SymbolLookup& lookup = {
 // time: MPI_THREAD_MULTIPLE, or a level the MPI cannot tell. Asked once,
 // after MPI_Init.
 bool mpi_threads_concurrent();
+
+// The thread level the application was told at MPI_Init(_thread) where
+// nbrcoll asked the MPI for a higher one (its progress thread needs
+// MPI_THREAD_MULTIPLE: call/progress_thread.h); MPI_Query_thread answers
+// it. Empty otherwise: the MPI's own level is the application's.
+void set_told_thread_level(int level);
+std::optional<int> told_thread_level();
 
 }  // namespace nbrcoll

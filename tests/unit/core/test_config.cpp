@@ -69,6 +69,27 @@ TEST(Config, ReportGoesToStderrOrAFile) {
   EXPECT_TRUE(warnings.empty());
 }
 
+TEST(Config, ProgressByCallsOrAThread) {
+  std::vector<std::string> warnings;
+  const Config plain = parse({}, warnings);
+  EXPECT_EQ(plain.progress, ProgressMode::kCalls);
+  EXPECT_EQ(plain.progress_interval_us, 20);
+  EXPECT_EQ(parse({{"NBRCOLL_PROGRESS", "Thread"}}, warnings).progress, ProgressMode::kThread);
+  const Config every = parse({{"NBRCOLL_PROGRESS", "thread:150"}}, warnings);
+  EXPECT_EQ(every.progress, ProgressMode::kThread);
+  EXPECT_EQ(every.progress_interval_us, 150);
+  EXPECT_EQ(parse({{"NBRCOLL_PROGRESS", "thread:0"}}, warnings).progress_interval_us, 0);
+  EXPECT_EQ(parse({{"NBRCOLL_PROGRESS", "calls"}}, warnings).progress, ProgressMode::kCalls);
+  EXPECT_TRUE(warnings.empty());
+  for (const char* bad : {"threads", "thread:", "thread:-1", "thread:5x", "calls:20", "thread:2000000"}) {
+    std::vector<std::string> w;
+    const Config c = parse({{"NBRCOLL_PROGRESS", bad}}, w);
+    EXPECT_EQ(c.progress, ProgressMode::kCalls) << bad;
+    EXPECT_EQ(c.progress_interval_us, 20) << bad;
+    EXPECT_EQ(w.size(), 1U) << bad;
+  }
+}
+
 TEST(Config, GoodValues) {
   std::vector<std::string> warnings;
   const Config c = parse({{"NBRCOLL_ALGO", "leader"},

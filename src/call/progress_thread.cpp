@@ -1,0 +1,98 @@
+#include "call/progress_thread.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
+
+#include "call/progress.h"
+#include "support/config.h"
+#include "support/log.h"
+
+namespace nbrcoll {
+
+namespace {
+
+std::mutex g_mutex;
+std::condition_variable g_wake;
+bool g_stop = false;   // under g_mutex
+std::thread g_thread;  // started under g_mutex
+std::atomic<bool> g_started{false};
+
+void run(std::chrono::microseconds interval) {
+#if defined(__linux__)
+  // Linux wakes a sleeper up to 50 us late by default (timer slack); the
+  // interval is the pause asked for.
+  prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
+#endif
+  std::unique_lock<std::mutex> lock(g_mutex);
+  while (true) {
+    // A call tracked after this test wakes the thread: wake_progress_thread
+    // takes g_mutex after the call counts as in flight.
+    g_wake.wait(lock, [] { return g_stop || calls_in_flight(); });
+    if (g_stop) return;
+    lock.unlock();
+    // A pause first: a call the application waits for at once is advanced
+    // by its wait, and a thread woken at every start would only compete.
+    while (calls_in_flight()) {
+      if (interval.count() > 0)
+        std::this_thread::sleep_for(interval);
+      else
+        std::this_thread::yield();
+      if (detail::g_threads_waiting.load() == 0) {
+        progress_all();
+        continue;
+      }
+      // An application thread waits and advances every call itself: parked
+      // until it leaves its wait (WaitingInside), no wake-ups meanwhile.
+      lock.lock();
+      detail::g_parked.store(true);
+      g_wake.wait(lock, [] { return g_stop || detail::g_threads_waiting.load() == 0 || !calls_in_flight(); });
+      detail::g_parked.store(false);
+      if (g_stop) return;
+      lock.unlock();
+    }
+    lock.lock();
+  }
+}
+
+}  // namespace
+
+void set_progress_thread(bool on) {
+  detail::g_thread_on.store(on, std::memory_order_relaxed);
+}
+
+void wake_progress_thread() {
+  if (!progress_thread_on()) return;
+  {
+    const std::lock_guard<std::mutex> lock(g_mutex);
+    if (!g_started.load(std::memory_order_relaxed) && !g_stop) {
+      g_thread = std::thread(run, std::chrono::microseconds(config().progress_interval_us));
+      g_started.store(true, std::memory_order_relaxed);
+      log(LogLevel::kInfo, "progress thread started (a poll every %d us while a call is in flight)",
+          config().progress_interval_us);
+    }
+  }
+  g_wake.notify_one();
+}
+
+void detail::unpark() {
+  { const std::lock_guard<std::mutex> lock(g_mutex); }
+  g_wake.notify_one();
+}
+
+void stop_progress_thread() {
+  {
+    const std::lock_guard<std::mutex> lock(g_mutex);
+    g_stop = true;
+  }
+  g_wake.notify_one();
+  if (g_thread.joinable()) g_thread.join();
+}
+
+}  // namespace nbrcoll
