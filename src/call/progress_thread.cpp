@@ -18,24 +18,24 @@ namespace nbrcoll {
 
 namespace {
 
-std::mutex g_mutex;
-std::condition_variable g_wake;
-bool g_stop = false;   // under g_mutex
-std::thread g_thread;  // started under g_mutex
-std::atomic<bool> g_started{false};
+std::mutex g_thread_mutex;
+std::condition_variable g_thread_wake;
+bool g_thread_stop = false;   // under g_thread_mutex
+std::thread g_thread;  // started under g_thread_mutex
+std::atomic<bool> g_thread_started{false};
 
-void run(std::chrono::microseconds interval) {
+void progress_loop(std::chrono::microseconds interval) {
 #if defined(__linux__)
   // Linux wakes a sleeper up to 50 us late by default (timer slack); the
   // interval is the pause asked for.
   prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
 #endif
-  std::unique_lock<std::mutex> lock(g_mutex);
+  std::unique_lock<std::mutex> lock(g_thread_mutex);
   while (true) {
     // A call tracked after this test wakes the thread: wake_progress_thread
-    // takes g_mutex after the call counts as in flight.
-    g_wake.wait(lock, [] { return g_stop || calls_in_flight(); });
-    if (g_stop) return;
+    // takes g_thread_mutex after the call counts as in flight.
+    g_thread_wake.wait(lock, [] { return g_thread_stop || calls_in_flight(); });
+    if (g_thread_stop) return;
     lock.unlock();
     // A pause first: a call the application waits for at once is advanced
     // by its wait, and a thread woken at every start would only compete.
@@ -52,9 +52,9 @@ void run(std::chrono::microseconds interval) {
       // until it leaves its wait (WaitingInside), no wake-ups meanwhile.
       lock.lock();
       detail::g_parked.store(true);
-      g_wake.wait(lock, [] { return g_stop || detail::g_threads_waiting.load() == 0 || !calls_in_flight(); });
+      g_thread_wake.wait(lock, [] { return g_thread_stop || detail::g_threads_waiting.load() == 0 || !calls_in_flight(); });
       detail::g_parked.store(false);
-      if (g_stop) return;
+      if (g_thread_stop) return;
       lock.unlock();
     }
     lock.lock();
@@ -70,28 +70,28 @@ void set_progress_thread(bool on) {
 void wake_progress_thread() {
   if (!progress_thread_on()) return;
   {
-    const std::lock_guard<std::mutex> lock(g_mutex);
-    if (!g_started.load(std::memory_order_relaxed) && !g_stop) {
-      g_thread = std::thread(run, std::chrono::microseconds(config().progress_interval_us));
-      g_started.store(true, std::memory_order_relaxed);
+    const std::lock_guard<std::mutex> lock(g_thread_mutex);
+    if (!g_thread_started.load(std::memory_order_relaxed) && !g_thread_stop) {
+      g_thread = std::thread(progress_loop, std::chrono::microseconds(config().progress_interval_us));
+      g_thread_started.store(true, std::memory_order_relaxed);
       log(LogLevel::kInfo, "progress thread started (a poll every %d us while a call is in flight)",
           config().progress_interval_us);
     }
   }
-  g_wake.notify_one();
+  g_thread_wake.notify_one();
 }
 
 void detail::unpark() {
-  { const std::lock_guard<std::mutex> lock(g_mutex); }
-  g_wake.notify_one();
+  { const std::lock_guard<std::mutex> lock(g_thread_mutex); }
+  g_thread_wake.notify_one();
 }
 
 void stop_progress_thread() {
   {
-    const std::lock_guard<std::mutex> lock(g_mutex);
-    g_stop = true;
+    const std::lock_guard<std::mutex> lock(g_thread_mutex);
+    g_thread_stop = true;
   }
-  g_wake.notify_one();
+  g_thread_wake.notify_one();
   if (g_thread.joinable()) g_thread.join();
 }
 
