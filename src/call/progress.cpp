@@ -103,6 +103,22 @@ void remember_in_flight(CallSequence& sequence, const std::shared_ptr<Operation>
   sequence.window[static_cast<std::size_t>(op->tag_offset() / op->info().tag_stride)] = op;
 }
 
+// Whether a call in flight has anything for the progress thread: later
+// steps of nbrcoll's own (a forwarding plan), or a message large enough
+// that the MPI may move it by rendezvous, which waits for progress on both
+// ends (Open MPI's and MPICH's transports send eagerly up to 4-64 KiB).
+// A linear call of small blocks is all posted at its start and moves
+// without it: waking the thread would only cost a wake-up.
+constexpr std::uint64_t kEagerBytes = 32 * 1024;
+
+bool needs_progress(const Operation& op) {
+  if (!op.posted_at_start()) return true;
+  const engine::BlockTable& b = op.scratch().layout.blocks();
+  const auto large = [](std::uint64_t bytes) { return bytes >= kEagerBytes; };
+  return std::any_of(b.send_bytes.begin(), b.send_bytes.end(), large) ||
+         std::any_of(b.slot_bytes.begin(), b.slot_bytes.end(), large);
+}
+
 }  // namespace
 
 void launch(Operation& op, CallSequence& sequence) {
@@ -147,24 +163,26 @@ int track(std::shared_ptr<Operation> op, CallSequence& sequence, MPI_Request* re
   }
   report::note_made(report::Handle::kRequest);  // until free_fn
   *request = req;
+  const bool wake = progress_thread_on() && needs_progress(*op);
   {
     const std::lock_guard<std::mutex> lock(g_mutex);
     g_calls.push_back({std::move(op), req, outcome, MPI_REQUEST_NULL, std::move(owner)});
     g_count.fetch_add(1, std::memory_order_release);
   }
-  wake_progress_thread();
+  if (wake) wake_progress_thread();
   return MPI_SUCCESS;
 }
 
 void track_started(std::shared_ptr<Operation> op, CallSequence& sequence, MPI_Request carrier, MPI_Request trigger,
                    std::shared_ptr<void> owner) {
   remember_in_flight(sequence, op);
+  const bool wake = progress_thread_on() && needs_progress(*op);
   {
     const std::lock_guard<std::mutex> lock(g_mutex);
     g_calls.push_back({std::move(op), carrier, nullptr, trigger, std::move(owner)});
     g_count.fetch_add(1, std::memory_order_release);
   }
-  wake_progress_thread();
+  if (wake) wake_progress_thread();
 }
 
 void progress_all() {

@@ -47,8 +47,10 @@ class WaitingInside {
   bool counted_;
 };
 
-// After a call is tracked: starts the thread the first time, wakes it.
-// Nothing where the thread is off.
+// After a call that needs progress is tracked (progress.cpp: a forwarding
+// plan, or blocks the MPI may move by rendezvous): starts the thread the
+// first time, wakes it. Nothing where the thread is off. A sleeping thread
+// is woken by such calls only; once awake it advances every call in flight.
 void wake_progress_thread();
 
 // At MPI_Finalize, once every call in flight is done: the thread ends and

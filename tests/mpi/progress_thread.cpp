@@ -10,14 +10,19 @@
 //   MPI_PROC_NULL, empty neighbourhoods), each with a computation (a sleep,
 //   longer on some ranks) between start and wait, every result against
 //   the closed form;
-// - with --idle-rank, progress without the application: world rank 0
+// - with --idle-rank DIR KINDS (allgather, alltoall or both, comma
+//   separated: the kinds the setting runs on a forwarding plan), progress
+//   without the application: world rank 0
 //   starts a call on a graph where it only receives, then "computes"
 //   without entering MPI until every other rank has completed its wait (a
 //   marker file each) or 30 s pass. Under the MPI's own linear exchange
 //   rank 0 delays nobody, since nobody needs its blocks; nbrcoll's
 //   forwarding plans may have rank 0 scatter the blocks that reach its
 //   node, and only progress that does not need rank 0's application thread
-//   lets the others finish meanwhile. Fails where they could not.
+//   lets the others finish meanwhile. Fails where they could not. (A
+//   linear call of small blocks is the MPI's own messages: under Open MPI
+//   4.1.4 the others then wait for rank 0 too, as with the MPI's own
+//   collective, and the thread is not woken for it.)
 #include <mpi.h>
 #include <unistd.h>
 
@@ -71,7 +76,7 @@ std::string marker(const std::string& dir, int rank) {
 }
 
 // Rank 0 idle outside MPI until the others are done (or 30 s).
-void idle_rank(const std::vector<TypePair>& types, const std::string& dir) {
+void idle_rank(const std::vector<TypePair>& types, const std::string& dir, const std::vector<Kind>& kinds) {
   // Every rank sends to every other but rank 0, which only receives: no
   // rank needs rank 0's blocks, but a plan may have rank 0 scatter what
   // reaches its node.
@@ -82,7 +87,7 @@ void idle_rank(const std::vector<TypePair>& types, const std::string& dir) {
     }
   }
   MPI_Comm g = make_graph(others);
-  for (const Kind kind : {Kind::allgather, Kind::alltoall}) {
+  for (const Kind kind : kinds) {
     const std::string what = std::string("rank 0 idle, ") + kind_name(kind);
     if (g_rank == 0) {
       for (int r = 1; r < g_size; ++r) std::remove(marker(dir, r).c_str());
@@ -134,7 +139,14 @@ int main(int argc, char** argv) {
   const std::vector<TypePair> types = make_type_pairs(owned);
   answers_with_computation(types);
   for (int i = 2; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--idle-rank") == 0 && i + 1 < argc) idle_rank(types, argv[++i]);
+    if (std::strcmp(argv[i], "--idle-rank") == 0 && i + 2 < argc) {
+      const std::string dir = argv[++i];
+      const std::string names = argv[++i];
+      std::vector<Kind> kinds;
+      if (names.find("allgather") != std::string::npos) kinds.push_back(Kind::allgather);
+      if (names.find("alltoall") != std::string::npos) kinds.push_back(Kind::alltoall);
+      idle_rank(types, dir, kinds);
+    }
   }
   return finish(owned);
 }
