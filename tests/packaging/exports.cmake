@@ -25,7 +25,7 @@ set(expected MPI_Dist_graph_create MPI_Dist_graph_create_adjacent MPI_Cart_creat
              MPI_Neighbor_allgather MPI_Neighbor_allgatherv MPI_Neighbor_alltoall MPI_Neighbor_alltoallv
              MPI_Ineighbor_allgather MPI_Ineighbor_allgatherv MPI_Ineighbor_alltoall MPI_Ineighbor_alltoallv
              MPI_Wait MPI_Waitall MPI_Waitany MPI_Waitsome MPI_Test MPI_Testall MPI_Testany MPI_Testsome
-             MPI_Request_get_status MPI_Request_free MPI_Cancel MPI_Init MPI_Init_thread MPI_Finalize
+             MPI_Request_get_status MPI_Request_free MPI_Cancel MPI_Init MPI_Init_thread MPI_Query_thread MPI_Finalize
              nbrcoll_version)
 list(APPEND expected MPI_Neighbor_alltoallw MPI_Ineighbor_alltoallw)
 set(_inits Neighbor_allgather_init Neighbor_allgatherv_init Neighbor_alltoall_init Neighbor_alltoallv_init
