@@ -47,6 +47,14 @@ class WaitingInside {
   bool counted_;
 };
 
+// Whether a thread per rank has a core to run on: `local_ranks` of the job
+// on this host, `cpus` this process may run on (either 0: not known, and
+// the thread is allowed). NBRCOLL_PROGRESS=thread starts none where they
+// do not fit: its wake-ups would take the ranks' cores.
+constexpr bool thread_fits(int local_ranks, int cpus) {
+  return local_ranks <= 0 || cpus <= 0 || local_ranks <= cpus;
+}
+
 // After a call that needs progress is tracked (progress.cpp: a forwarding
 // plan, or blocks the MPI may move by rendezvous): starts the thread the
 // first time, wakes it. Nothing where the thread is off. A sleeping thread

@@ -3,6 +3,7 @@
 // carries every graph's messages (state/shared_comm.h) and every world
 // rank's place (state/graph_setup.h). MPI_Finalize is in completion.cpp.
 #include <mpi.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <optional>
@@ -39,9 +40,38 @@ void initialise() {
 // application is told the level it asked for, or the MPI's own where that
 // is lower (MPI_Query_thread answers the same: completion.cpp). Without
 // MPI_THREAD_MULTIPLE the thread stays off, said once.
+// The host's ranks and the CPUs this process may run on, where
+// NBRCOLL_PROGRESS=thread found no core for the thread (said after
+// initialisation, when the log knows the rank).
+struct NoCore {
+  int ranks = 0;
+  int cpus = 0;
+};
+NoCore g_no_core;
+
+int usable_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+}
+
 bool thread_wanted() {
   const nbrcoll::Config& c = nbrcoll::config();
-  return c.progress == nbrcoll::ProgressMode::kThread && !c.disable;
+  if (c.disable || c.progress == nbrcoll::ProgressMode::kCalls) return false;
+  if (c.progress == nbrcoll::ProgressMode::kThreadAlways) return true;
+  const int ranks = nbrcoll::launcher_local_size();
+  const int cpus = usable_cpus();
+  if (nbrcoll::thread_fits(ranks, cpus)) return true;
+  g_no_core = {ranks, cpus};
+  return false;
+}
+
+void say_no_core() {
+  if (g_no_core.ranks == 0) return;
+  nbrcoll::log(nbrcoll::LogLevel::kWarn,
+               "NBRCOLL_PROGRESS=thread: %d ranks on this host share %d CPUs, no core for a progress thread; calls "
+               "progress in the application's MPI calls (thread-always starts it anyway)",
+               g_no_core.ranks, g_no_core.cpus);
 }
 
 int init_for_thread(int* argc, char*** argv, int required, int* provided) {
@@ -70,14 +100,20 @@ extern "C" {
 int MPI_Init(int* argc, char*** argv) {
   if (thread_wanted()) return init_for_thread(argc, argv, MPI_THREAD_SINGLE, nullptr);
   const int rc = PMPI_Init(argc, argv);
-  if (rc == MPI_SUCCESS) initialise();
+  if (rc == MPI_SUCCESS) {
+    initialise();
+    say_no_core();
+  }
   return rc;
 }
 
 int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
   if (thread_wanted()) return init_for_thread(argc, argv, required, provided);
   const int rc = PMPI_Init_thread(argc, argv, required, provided);
-  if (rc == MPI_SUCCESS) initialise();
+  if (rc == MPI_SUCCESS) {
+    initialise();
+    say_no_core();
+  }
   return rc;
 }
 

@@ -187,7 +187,7 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
     const std::string head = mode.substr(0, colon);
     const std::string interval = colon == std::string::npos ? "" : mode.substr(colon + 1);
     int us = c.progress_interval_us;
-    bool ok = head == "calls" || head == "thread";
+    bool ok = head == "calls" || head == "thread" || head == "thread-always";
     if (ok && colon != std::string::npos) {
       std::size_t used = 0;
       try {
@@ -195,13 +195,16 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
       } catch (const std::exception&) {
         used = 0;
       }
-      ok = head == "thread" && !interval.empty() && used == interval.size() && us >= 0 && us <= 1000000;
+      ok = head != "calls" && !interval.empty() && used == interval.size() && us >= 0 && us <= 1000000;
     }
     if (ok) {
-      c.progress = head == "thread" ? ProgressMode::kThread : ProgressMode::kCalls;
+      c.progress = head == "thread"          ? ProgressMode::kThread
+                   : head == "thread-always" ? ProgressMode::kThreadAlways
+                                             : ProgressMode::kCalls;
       c.progress_interval_us = us;
     } else {
-      bad(warnings, "NBRCOLL_PROGRESS", *v, "expected calls, thread or thread:MICROSECONDS; using calls");
+      bad(warnings, "NBRCOLL_PROGRESS", *v,
+          "expected calls, thread, thread-always, or either thread with :MICROSECONDS; using calls");
     }
   }
   return c;
@@ -239,10 +242,11 @@ const std::vector<EnvVarInfo>& env_vars() {
        "at MPI_Finalize, one summary of the run gathered to world rank 0 (calls per kind and plan, hand-offs and "
        "why, bytes per link class against one message per edge, time, graph set-ups, peak RSS): 1 to stderr, "
        "or into the file"},
-      {"NBRCOLL_PROGRESS", "calls|thread|thread:US", "calls",
+      {"NBRCOLL_PROGRESS", "calls|thread|thread-always[:US]", "calls",
        "what advances nonblocking and persistent calls between start and completion: the application's MPI calls, "
        "or also a thread of nbrcoll's (MPI_THREAD_MULTIPLE asked of the MPI; the application still sees its own "
-       "level), asleep while no call is in flight, polling every US microseconds (20) while one is"},
+       "level), asleep while no call is in flight, polling every US microseconds (20) while one is; thread: only "
+       "where the host's ranks have a core each, thread-always: even where they share cores"},
       {"NBRCOLL_ROCM_SMI_LIB", "a library path|none", "librocm_smi64.so[.N]",
        "the ROCm SMI library opened at run time; none: never"},
   };
@@ -304,6 +308,13 @@ int launcher_rank() {
     if (const char* v = std::getenv(var)) return std::atoi(v);
   }
   return -1;
+}
+
+int launcher_local_size() {
+  for (const char* var : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMI_LOCAL_SIZE"}) {
+    if (const char* v = std::getenv(var)) return std::max(std::atoi(v), 0);
+  }
+  return 0;
 }
 
 Config parse_environment(std::vector<std::string>& warnings) {

@@ -28,8 +28,10 @@ enum class LogLevel { kNone, kWarn, kInfo, kTrace };
 enum class ReportTo : std::uint8_t { kOff, kStderr, kFile };
 // NBRCOLL_PROGRESS: what advances nonblocking and persistent calls between
 // their start and their completion (call/progress_thread.h): the
-// application's MPI calls only, or also a thread of nbrcoll's.
-enum class ProgressMode : std::uint8_t { kCalls, kThread };
+// application's MPI calls only, or also a thread of nbrcoll's where each
+// rank of the host has a core (kThread), or even where they share cores
+// (kThreadAlways).
+enum class ProgressMode : std::uint8_t { kCalls, kThread, kThreadAlways };
 
 struct Config {
   Algo algo = Algo::automatic();
@@ -76,6 +78,10 @@ const Config& config();
 // World rank from the launcher's environment (OMPI_COMM_WORLD_RANK, PMI_RANK,
 // PMIX_RANK), usable before MPI_Init; -1 when no launcher says.
 int launcher_rank();
+// Ranks of this job on this host from the launcher's environment
+// (OMPI_COMM_WORLD_LOCAL_SIZE, MPI_LOCALNRANKS, PMI_LOCAL_SIZE), usable
+// before MPI_Init; 0 when no launcher says.
+int launcher_local_size();
 
 // Every NBRCOLL_* variable the library reads: nbrcoll-info lists them, and a
 // name outside this list (and outside the tests' and scripts' own names) is

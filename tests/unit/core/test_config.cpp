@@ -3,6 +3,7 @@
 
 #include <map>
 
+#include "call/progress_thread.h"
 #include "support/config.h"
 
 namespace nbrcoll {
@@ -80,6 +81,9 @@ TEST(Config, ProgressByCallsOrAThread) {
   EXPECT_EQ(every.progress_interval_us, 150);
   EXPECT_EQ(parse({{"NBRCOLL_PROGRESS", "thread:0"}}, warnings).progress_interval_us, 0);
   EXPECT_EQ(parse({{"NBRCOLL_PROGRESS", "calls"}}, warnings).progress, ProgressMode::kCalls);
+  const Config always = parse({{"NBRCOLL_PROGRESS", "thread-always:5"}}, warnings);
+  EXPECT_EQ(always.progress, ProgressMode::kThreadAlways);
+  EXPECT_EQ(always.progress_interval_us, 5);
   EXPECT_TRUE(warnings.empty());
   for (const char* bad : {"threads", "thread:", "thread:-1", "thread:5x", "calls:20", "thread:2000000"}) {
     std::vector<std::string> w;
@@ -88,6 +92,15 @@ TEST(Config, ProgressByCallsOrAThread) {
     EXPECT_EQ(c.progress_interval_us, 20) << bad;
     EXPECT_EQ(w.size(), 1U) << bad;
   }
+}
+
+TEST(Config, AProgressThreadNeedsACorePerRank) {
+  EXPECT_TRUE(thread_fits(4, 16));
+  EXPECT_TRUE(thread_fits(16, 16));
+  EXPECT_FALSE(thread_fits(17, 16));
+  EXPECT_FALSE(thread_fits(8, 2));
+  EXPECT_TRUE(thread_fits(0, 2));  // no launcher said: allowed
+  EXPECT_TRUE(thread_fits(8, 0));  // the CPUs not known: allowed
 }
 
 TEST(Config, GoodValues) {
