@@ -1,0 +1,21 @@
+# Sourced by run.sh and progress.sh: the overlap benchmark's exchange (Moore
+# 2-D r=1 MPI_Ineighbor_allgather at 4-64 KiB, every plan beside the MPI's
+# own, computation as long as the MPI's own exchange between start and
+# wait) on 2 emulated nodes x 2 at 1 Gbit/s (bench/cluster/run.sh: network
+# namespaces, root). Leaves the shell in the repository root; O: where the
+# tables go (OUT, else this folder).
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cd "$here/../../.."
+O=${OUT:-$here}
+# overlap_2x2 KIND [NBRCOLL_* settings...]: one run's timing and overlap
+# tables, without the progress lines, on stdout.
+overlap_2x2() {
+  local kind=$1
+  shift
+  env "$@" NBRCOLL_TOPO=frontier timeout 1200 bench/cluster/run.sh --nodes 2 --ranks-per-node 2 --rate 1gbit -- \
+    "$PWD/build/bin/nbrcoll-bench" --pattern moore --dims 2 --radius 1 --nonblocking --sizes 4K,16K,64K \
+    --algos native,linear,leader,aggregated --compute native --compute-kind "$kind" --warmup 5 \
+    --iters "${ITERS:-31}" --create-reps 0 |
+    grep -v 'done (' | sed -n '1,/^# Cost model/p' | grep -v '^# Cost model'
+}
