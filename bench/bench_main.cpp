@@ -33,6 +33,8 @@ Graph build_graph(const Options& o, const World& w) {
 void print(std::ostream& out, const Options& o, const Outcome& r) {
   out << "# nbrcoll-bench: " << r.description << "\n# warmup " << o.warmup << ", iters " << o.iters << ", validate "
       << (o.validate ? "on" : "off") << "; time per call = max over ranks; speed-up = native median / median\n";
+  if (!r.settled.empty())
+    out << "# before the warm-up, untimed calls until the plan settled (auto's tuning): " << r.settled << "\n";
   print_timing_table(out, r.rows);
   out << '\n';
   if (o.compute) {

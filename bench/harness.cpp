@@ -47,6 +47,22 @@ std::vector<Timed> time_interleaved(const std::vector<std::string>& algos, int w
   return out;
 }
 
+int settle(std::size_t a, const std::string& algo, MPI_Comm comm, int limit, std::uint64_t& call,
+           const CallSteps& steps) {
+  select_algo(algo);
+  // One call first: nbrcoll learns of a size only from a call that has it.
+  int made = 0;
+  for (int busy = 1; busy != 0 && made < limit; ++made) {
+    if (steps.prepare) steps.prepare(a, call);
+    steps.run(a);
+    if (steps.check) steps.check(a, call);
+    ++call;
+    busy = tuning_busy(comm) ? 1 : 0;
+    MPI_Allreduce(MPI_IN_PLACE, &busy, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+  }
+  return made;
+}
+
 MPI_Comm create_graph(const GraphSpec& g, bool pmpi) {
   MPI_Comm c = MPI_COMM_NULL;
   const int indeg = static_cast<int>(g.in.size()), outdeg = static_cast<int>(g.out.size());

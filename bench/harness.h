@@ -48,6 +48,15 @@ struct Timed {
 std::vector<Timed> time_interleaved(const std::vector<std::string>& algos, int warmup, int iters, std::uint64_t& call,
                                     const CallSteps& steps);
 
+// Calls of algorithm `a` on `comm` (steps as in time_interleaved, untimed),
+// one and then more until nbrcoll says on every rank that they no longer
+// change plan by themselves (tuning_busy: auto still timing a size, or a
+// graph that plans late), at most `limit`; returns how many it made, the
+// same on every rank. So that auto is timed at its steady state, as a program that
+// repeats a call runs it.
+int settle(std::size_t a, const std::string& algo, MPI_Comm comm, int limit, std::uint64_t& call,
+           const CallSteps& steps);
+
 // Graph creation through nbrcoll with each algorithm selected and straight
 // through PMPI ("pmpi"), `reps` times each, every way once per repetition
 // in an order shuffled per repetition (round_order); milliseconds, max over

@@ -133,10 +133,15 @@ std::optional<double> predicted_us(MPI_Comm graph_comm, const std::string& algo,
   if (algo == "aggregated") v = Variant::kAggregated;
   if (algo == "auto") {
     const nbrcoll::Config& c = nbrcoll::config();
-    v = c.threshold_set ? (!alltoall && block_bytes >= c.threshold ? Variant::kLeader : Variant::kLinear)
-                        : costs.offered->cheapest(block_bytes);
+    v = c.threshold_set
+            ? (!alltoall && block_bytes >= c.threshold ? Variant::kLeader : Variant::kLinear)
+            : nbrcoll::tuned_variant(graph_comm, alltoall, block_bytes).value_or(costs.offered->cheapest(block_bytes));
   }
   return static_cast<double>(costs.model->at(v, block_bytes)) / 1000.0;
+}
+
+bool tuning_busy(MPI_Comm graph_comm) {
+  return nbrcoll::tuning_busy(graph_comm);
 }
 
 std::string model_machine() {

@@ -63,6 +63,10 @@ Traffic native_traffic(MPI_Comm graph_comm, int self, const std::vector<int>& ou
 // size. std::nullopt where nbrcoll holds no plan.
 std::optional<double> predicted_us(MPI_Comm graph_comm, const std::string& algo, bool alltoall,
                                    std::uint64_t block_bytes);
+// Whether auto's calls on `graph_comm` may still change plan by themselves
+// (a graph that plans late, or a size auto still times: nbrcoll's
+// call/tuning.h), this rank's view.
+bool tuning_busy(MPI_Comm graph_comm);
 // The name of the machine model nbrcoll predicts with ("frontier", a file...).
 std::string model_machine();
 

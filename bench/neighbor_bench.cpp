@@ -22,6 +22,10 @@ namespace nbrbench {
 
 namespace {
 
+// At most this many untimed calls per size for auto's tuning to settle
+// (it takes about 20-60: src/call/tuning.h).
+constexpr int kSettleLimit = 160;
+
 constexpr std::size_t kGuard = 64;  // guard bytes around the receive blocks (and between them for the v-variants)
 
 // The same calls again, each with o.compute's computation between its start
@@ -172,6 +176,13 @@ Outcome run_neighbor(const Options& o, const World& w, const Graph& g) {
         calls[a]->run();
       }
     };
+    // auto is timed as a program that repeats the call runs it: once its
+    // tuning has settled on this size (blocking calls only tune).
+    for (std::size_t a = 0; a < o.algos.size(); ++a) {
+      if (o.algos[a] != "auto" || o.mode != Mode::kBlocking) continue;
+      const int made = settle(a, o.algos[a], comms[a], kSettleLimit, call, steps);
+      if (made > 0) res.settled += (res.settled.empty() ? "" : ", ") + format_size(size) + " " + std::to_string(made);
+    }
     const auto sums = time_interleaved(o.algos, o.warmup, o.iters, call, steps);
     // The model assumes equal blocks: the v-variants' blocks are 1/4 to 4/4
     // of the size, 5/8 on average. Under auto nonblocking and persistent

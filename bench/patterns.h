@@ -23,7 +23,10 @@ struct Outcome {
   std::vector<TrafficRow> traffic;  // on rank 0
   std::uint64_t traffic_block = 0;  // block size the traffic is given for
   std::string description;          // one line for the table header
-  bool failed = false;              // a validation failure anywhere
+  // Untimed calls each algorithm made per size before timing, until its
+  // plan stopped changing by itself (harness.h: settle): "auto: 1K 19, 16K 37".
+  std::string settled;
+  bool failed = false;  // a validation failure anywhere
 };
 
 // o.op in o.mode over `g` (g.n == procs) for every size and algorithm.

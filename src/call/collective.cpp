@@ -8,6 +8,7 @@
 #include "call/pmpi_handoff.h"
 #include "call/progress.h"
 #include "call/tally.h"
+#include "call/tuning.h"
 #include "report/run_counters.h"
 #include "state/late_plans.h"
 #include "state/schedules.h"
@@ -87,6 +88,8 @@ int blocking_body(const UserCall& c) {
     launch(op, *state->sequence);
     drive_to_end(op);
     rc = op.error();
+    // A call on trial is timed for auto's measured choice (call/tuning.h).
+    if (d.trial) tuner_for(*state, c.alltoall())->end_call(tuning_clock_ns() - s.trial_started_ns);
     if constexpr (kReport) tally_blocking_call(c.kind, op, clock.ticks());
   }
   if (rc != MPI_SUCCESS) report_error(c, Mode::kBlocking, rc);

@@ -5,6 +5,7 @@
 
 #include "call/device_sides.h"
 #include "call/large_counts.h"
+#include "call/tuning.h"
 #include "state/schedules.h"
 #include "support/config.h"
 #include "support/log.h"
@@ -42,6 +43,20 @@ void assign_variants(const algos::Schedule& schedule, const CallLayout& layout, 
   }
 }
 
+// `pick` asked once per run of equal block sizes: blocks of one size
+// choose alike (allgather blocks mostly are one size).
+template <class Pick>
+auto once_per_size(Pick pick) {
+  return [pick, read = false, last_bytes = std::uint64_t{0}, last = Variant::kLinear](std::uint64_t b) mutable {
+    if (!read || b != last_bytes) {
+      read = true;
+      last_bytes = b;
+      last = pick(b);
+    }
+    return last;
+  };
+}
+
 void trace(const UserCall& c, Mode mode, const CommState* state, const Decision& d, const CallScratch& s) {
   if (!d.taken()) {
     log(LogLevel::kTrace, "%s: to the MPI (%s)", call_name(c, mode), handoff_text(d.handoff));
@@ -62,6 +77,21 @@ void trace(const UserCall& c, Mode mode, const CommState* state, const Decision&
       !d.repeat        ? ""
       : d.same_buffers ? "; a repeat of the last call"
                        : "; a repeat of the last call, other buffers");
+}
+
+// Whether a repeat of a call that was tuned (call/tuning.h) may keep its
+// decision: the tuner counts it (every call must be counted on every rank),
+// and it holds unless an agreement is due now or came since, or bundles
+// travel in this call (a kept decision has none; while trying, every third
+// call sends them, on every rank). `begun`: the tuner that counted the
+// call, for decide() to go on with where it fails.
+bool repeat_holds(const Decision& kept, const UserCall& c, CommState& state, algos::Tuner*& begun) {
+  if (!kept.tuned) return true;
+  algos::Tuner* tuner = tuner_for(state, c.alltoall());
+  if (tuner == nullptr) return true;
+  tuner->begin_call();
+  begun = tuner;
+  return !tuner->agreement_due() && tuner->epoch() == kept.tune_epoch && !tuner->bundles();
 }
 
 }  // namespace
@@ -111,8 +141,10 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
   const Algo algo = effective_algo();
   if (state == nullptr || config().disable) return hand_off(handoff_without_state());
   if (algo.kind == Algo::Kind::kNative) return hand_off(Handoff::kNative);
-  // ---- The last call on this scratch again: its decision and layout hold.
-  if (s.repeat.matches(c, mode, algo, s.args, s.layout)) {
+  // ---- The last call on this scratch again: its decision and layout hold
+  // (a tuned one's only while the tuner neither agrees nor has agreed since).
+  algos::Tuner* begun = nullptr;  // the tuner this call was counted by
+  if (s.repeat.matches(c, mode, algo, s.args, s.layout) && repeat_holds(s.repeat.decision(), c, *state, begun)) {
     d = s.repeat.decision();
     d.same_buffers = c.sendbuf == s.args.sendbuf && c.recvbuf == s.args.recvbuf;
     s.args.sendbuf = c.sendbuf;
@@ -148,6 +180,10 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
   // Whether every block goes linear by a rule every rank applies alike (the
   // setting, the mode, the graph; never a block's size).
   bool linear_by_rule = true;
+  // The variants may change at the next call though nothing else does: a
+  // tuner trying (every call its turn). Such a decision is not kept for a
+  // repeat.
+  bool changes_by_itself = false;
   if (algo.is(Variant::kLinear)) {
     all(Variant::kLinear);
     d.why = "NBRCOLL_ALGO";
@@ -198,6 +234,21 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
     d.why = c.alltoall() ? "auto by threshold, alltoall: linear"
             : device     ? "auto, device process: leader for blocks >= NBRCOLL_THRESHOLD"
                          : "auto: leader for blocks >= NBRCOLL_THRESHOLD";
+  } else if (algos::Tuner* tuner = begun != nullptr ? begun : tuner_for(*state, c.alltoall())) {
+    // The measured choice: per block, the variant the tuner settled on, a
+    // variant on trial, or the model's (call/tuning.h).
+    linear_by_rule = false;
+    if (begun == nullptr) tuner->begin_call();
+    agree_if_due(*tuner, c.comm, info, c.alltoall());
+    s.choice.bundles = tuner->bundles();
+    assign_variants(schedule, s.layout, once_per_size([tuner](std::uint64_t b) { return tuner->choose(b); }), variant);
+    d.tuned = true;
+    d.trial = tuner->trial();
+    changes_by_itself = tuner->phase() == algos::Tuner::Phase::kTrying;
+    d.tune_epoch = tuner->epoch();
+    if (d.trial) s.trial_started_ns = tuning_clock_ns();
+    d.why = d.trial ? "auto: variants on trial where the cost model ranks them close"
+                    : "auto: the measured or the cost model's cheapest per block";
   } else {
     // The cost model's cheapest variant at each block's size; bundles travel
     // where the table offers aggregated at all.
@@ -205,22 +256,8 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
     const algos::CostTable& table = c.alltoall() ? info.alltoall_costs : info.gather_costs;
     s.choice.bundles =
         std::find(table.variants.begin(), table.variants.end(), Variant::kAggregated) != table.variants.end();
-    // Blocks of one size choose alike (allgather blocks mostly are): the
-    // table is read once per run of equal sizes.
-    bool read = false;
-    std::uint64_t last_bytes = 0;
-    Variant last = Variant::kLinear;
-    assign_variants(
-        schedule, s.layout,
-        [&](std::uint64_t b) {
-          if (!read || b != last_bytes) {
-            read = true;
-            last_bytes = b;
-            last = table.cheapest(b);
-          }
-          return last;
-        },
-        variant);
+    assign_variants(schedule, s.layout, once_per_size([&table](std::uint64_t b) { return table.cheapest(b); }),
+                    variant);
     d.why = "auto: the cost model's cheapest per block";
   }
 
@@ -235,7 +272,8 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
         std::all_of(variant.begin(), variant.end(), [](Variant v) { return v == Variant::kLinear; });
     d.path = all_linear && !s.choice.bundles && !schedule.forwards(Variant::kLinear) ? Path::kLinear : Path::kEngine;
     d.linear_everywhere = linear_by_rule && d.path == Path::kLinear;
-    if (d.path == Path::kLinear && !s.args.per_block) s.repeat.remember(c, mode, algo, s.layout, d);
+    if (d.path == Path::kLinear && !s.args.per_block && !changes_by_itself)
+      s.repeat.remember(c, mode, algo, s.layout, d);
   }
   return done();
 }

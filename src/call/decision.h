@@ -59,6 +59,12 @@ struct Decision {
   // with `same_buffers` its whole layout.
   bool repeat = false;
   bool same_buffers = false;
+  // auto's measured choice (call/tuning.h) chose the variants, in the
+  // tuner's epoch `tune_epoch` (a repeat holds only within it); `trial`:
+  // some block ran a variant on trial, and the call's time is its measure.
+  bool tuned = false;
+  bool trial = false;
+  std::uint64_t tune_epoch = 0;
   [[nodiscard]] bool taken() const { return handoff == Handoff::kNone; }
 };
 

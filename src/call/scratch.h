@@ -41,6 +41,8 @@ struct CallScratch {
   // Which layout the scratch holds (decide() counts one up for every call
   // it measures anew), and the host fast path's kept receives and sends.
   std::uint64_t layout_generation = 0;
+  // decide(): when a trial call (Decision::trial) started, for its time.
+  std::uint64_t trial_started_ns = 0;
   StandingMessages kept_recvs;
   StandingMessages kept_sends;
   // The run report's count of this layout's bytes (call/tally.cpp).

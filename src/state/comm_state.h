@@ -94,6 +94,8 @@ struct CallSequence {
 // calls' (call/scratch.h).
 struct CallScratch;
 class ScratchPool;
+// auto's measured choice on a handle (call/tuning.h).
+struct HandleTuning;
 
 // One per communicator handle. A duplicate shares `info` but gets a channel
 // of its own, so two handles never mix messages. Where the process-wide
@@ -142,6 +144,7 @@ struct CommState {
   std::shared_ptr<CallScratch> scratch;    // this handle's blocking calls', made by the first
   std::shared_ptr<ScratchPool> pool;       // its nonblocking calls', made by the first
   std::uint64_t blocking_calls = 0;        // made on this handle (late_plans.h)
+  std::shared_ptr<HandleTuning> tuning;    // made by the first tunable call
 };
 
 // Attach freshly built state and its channel to `graph_comm` (creates the

@@ -123,6 +123,17 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
     else
       bad(warnings, "NBRCOLL_SHORT_GRAPHS", *v, "expected a count of calls, 0 to plan at creation; using 8");
   }
+  if (auto v = env("NBRCOLL_TUNE")) {
+    char* end = nullptr;
+    const double f = std::strtod(v->c_str(), &end);
+    if (const auto on = parse_bool(*v)) {
+      c.tune_factor = *on ? 2.0 : 0.0;
+    } else if (!v->empty() && end != nullptr && *end == '\0' && f >= 1.0 && f <= 1e6) {
+      c.tune_factor = f;
+    } else {
+      bad(warnings, "NBRCOLL_TUNE", *v, "expected 0, 1 or a factor of at least 1; using 2");
+    }
+  }
   if (auto v = env("NBRCOLL_WATCHDOG")) {
     char* end = nullptr;
     const double s = std::strtod(v->c_str(), &end);
@@ -226,6 +237,10 @@ const std::vector<EnvVarInfo>& env_vars() {
       {"NBRCOLL_SHORT_GRAPHS", "calls", "8",
        "auto across nodes: a graph of every process runs this many blocking calls linear, set up without node "
        "lists, planners or agreement, and plans at the next (the least over all processes); 0: plan at creation"},
+      {"NBRCOLL_TUNE", "0|1|a factor >= 1", "1 (factor 2)",
+       "auto's blocking calls across nodes that repeat: try the variants predicted within the factor of the "
+       "fastest, time them, keep the fastest (one agreement per size); 0: the cost model alone. The same in every "
+       "process"},
       {"NBRCOLL_WATCHDOG", "seconds", "0 (off)",
        "report (stderr, per rank) nbrcoll calls that run longer than this: the call and its peers"},
       {"NBRCOLL_DEBUG", "none|warn|info|trace", "warn", "diagnostics on stderr, one line each"},

@@ -49,6 +49,10 @@ struct Config {
   // linear before it plans (state/late_plans.h; the least over all
   // processes); 0: graphs plan at creation.
   int short_graph_calls = 8;
+  // NBRCOLL_TUNE: auto's blocking calls across nodes try the variants the
+  // cost model predicts within this factor of the fastest and keep the
+  // fastest measured (algos/tuner.h); 0: off, the model alone chooses.
+  double tune_factor = 2.0;
   LogLevel debug = LogLevel::kWarn;
   bool disable = false;           // NBRCOLL_DISABLE=1: everything to PMPI
   std::vector<int> device_map;    // NBRCOLL_DEVICE_MAP: local rank -> device

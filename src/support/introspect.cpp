@@ -1,5 +1,6 @@
 #include "support/introspect.h"
 
+#include "call/tuning.h"
 #include "state/comm_state.h"
 #include "state/cost_tables.h"
 #include "state/late_plans.h"
@@ -47,6 +48,21 @@ bool holds_every_plan(MPI_Comm graph_comm) {
 bool set_up_without_agreement(MPI_Comm graph_comm) {
   const CommState* state = find_state(graph_comm);
   return state != nullptr && state->info->unagreed;
+}
+
+bool tuning_busy(MPI_Comm graph_comm) {
+  const CommState* state = find_state(graph_comm);
+  return state != nullptr && nbrcoll::tuning_busy(*state);
+}
+
+std::optional<algos::Variant> tuned_variant(MPI_Comm graph_comm, bool alltoall, std::uint64_t bytes) {
+  const CommState* state = find_state(graph_comm);
+  if (state == nullptr || !state->tuning || state->tuning->info != state->info) return std::nullopt;
+  const std::optional<algos::Tuner>& t = alltoall ? state->tuning->alltoall : state->tuning->gather;
+  if (!t) return std::nullopt;
+  const int v = t->settled(algos::tune_bucket(bytes));
+  if (v < 0) return std::nullopt;
+  return static_cast<algos::Variant>(v);
 }
 
 int calls_before_late_plans() {

@@ -4,6 +4,8 @@
 
 #include <mpi.h>
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "algos/cost_model.h"
@@ -39,6 +41,13 @@ bool holds_every_plan(MPI_Comm graph_comm);
 // from its parent's creation line: state/creation_line.h); false where
 // nbrcoll holds no state for it.
 bool set_up_without_agreement(MPI_Comm graph_comm);
+// Whether `graph_comm`'s blocking calls under auto may still change plan by
+// themselves (call/tuning.h: tuning_busy), this rank's view; false where
+// nbrcoll holds no state for it.
+bool tuning_busy(MPI_Comm graph_comm);
+// The variant auto's measured choice settled on for blocks of `bytes` on
+// `graph_comm` (the allgathers' or the alltoalls'), if it settled on one.
+std::optional<algos::Variant> tuned_variant(MPI_Comm graph_comm, bool alltoall, std::uint64_t bytes);
 // The blocking calls a graph across nodes runs linear before it plans, as
 // every process agreed at MPI_Init (0: graphs plan at creation).
 int calls_before_late_plans();

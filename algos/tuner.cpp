@@ -1,0 +1,207 @@
+#include "algos/tuner.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace nbrcoll::algos {
+
+namespace {
+
+constexpr int kTopOctave = 40;  // sizes from 2^40 share the last bucket
+constexpr std::size_t kStride = 1 + 2 * kVariantCount;
+constexpr std::int16_t kComputed = 0x100;
+
+// The least size of the upper half of octave e: ceil(2^e * sqrt 2).
+std::uint64_t half_octave(int e) {
+  return static_cast<std::uint64_t>(std::ceil(std::ldexp(std::sqrt(2.0), e)));
+}
+
+unsigned bit(Variant v) {
+  return 1U << static_cast<unsigned>(v);
+}
+
+std::uint64_t median(const std::array<std::uint64_t, kSamples>& ns) {
+  std::array<std::uint64_t, kSamples> s = ns;
+  std::sort(s.begin(), s.end());
+  return s[kSamples / 2];
+}
+
+}  // namespace
+
+int tune_bucket(std::uint64_t bytes) {
+  if (bytes == 0) return 0;
+  const int e = static_cast<int>(std::bit_width(bytes)) - 1;
+  if (e >= kTopOctave) return kTuneBuckets - 1;
+  return 1 + 2 * e + (bytes >= half_octave(e) ? 1 : 0);
+}
+
+std::uint64_t bucket_low(int k) {
+  if (k <= 0) return 0;
+  if (k >= kTuneBuckets - 1) return std::uint64_t{1} << kTopOctave;
+  const int e = (k - 1) / 2;
+  return (k - 1) % 2 == 0 ? std::uint64_t{1} << e : half_octave(e);
+}
+
+std::uint64_t bucket_high(int k) {
+  if (k >= kTuneBuckets - 1) return std::uint64_t{1} << (kTopOctave + 1);
+  return bucket_low(k + 1) - 1;
+}
+
+unsigned tune_candidates(const CostTable& model, int k, double factor) {
+  unsigned mask = 0;
+  for (const std::uint64_t size : {bucket_low(k), bucket_high(k)}) {
+    std::uint64_t least = ~std::uint64_t{0};
+    for (const Variant v : model.variants) least = std::min(least, model.at(v, size));
+    for (const Variant v : model.variants) {
+      if (static_cast<double>(model.at(v, size)) <= factor * static_cast<double>(least)) mask |= bit(v);
+    }
+  }
+  return mask;
+}
+
+Tuner::Tuner(const CostTable& model, const CostTable& offered, double factor)
+    : model_(model), offered_(offered), factor_(factor) {
+  offered_aggregated_ =
+      std::find(offered.variants.begin(), offered.variants.end(), Variant::kAggregated) != offered.variants.end();
+  settled_.fill(static_cast<std::int8_t>(kUnsettled));
+  for (auto& row : last_sums_) row.fill(-1);
+}
+
+unsigned Tuner::candidates(int k) {
+  std::int16_t& c = candidates_[static_cast<std::size_t>(k)];
+  if ((c & kComputed) == 0) c = static_cast<std::int16_t>(kComputed | tune_candidates(model_, k, factor_));
+  return static_cast<unsigned>(c) & 0xFFU;
+}
+
+void Tuner::begin_call() {
+  current_ = calls_++;
+  trial_pairs_.clear();
+}
+
+Variant Tuner::choose(std::uint64_t bytes) {
+  const int k = tune_bucket(bytes);
+  const auto uk = static_cast<std::size_t>(k);
+  if (settled_[uk] >= 0) return static_cast<Variant>(settled_[uk]);
+  if (phase_ != Phase::kClosed && settled_[uk] == kUnsettled) {
+    const unsigned c = candidates(k);
+    if (std::popcount(c) >= 2) {
+      seen_[uk] = true;
+      const Variant v = turn();
+      if (phase_ == Phase::kTrying && (c & bit(v)) != 0) {
+        const std::pair<int, Variant> pair{k, v};
+        if (std::find(trial_pairs_.begin(), trial_pairs_.end(), pair) == trial_pairs_.end())
+          trial_pairs_.push_back(pair);
+        return v;
+      }
+    }
+  }
+  return offered_.cheapest(bytes);
+}
+
+bool Tuner::bundles() const {
+  if (offered_aggregated_ || settled_aggregated_) return true;
+  return phase_ == Phase::kTrying && turn() == Variant::kAggregated &&
+         std::find(model_.variants.begin(), model_.variants.end(), Variant::kAggregated) != model_.variants.end();
+}
+
+void Tuner::end_call(std::uint64_t ns) {
+  for (const auto& [k, v] : trial_pairs_) {
+    Pair& p = pairs_[static_cast<std::size_t>(k)][static_cast<std::size_t>(v)];
+    if (!p.warmed) {
+      p.warmed = true;
+    } else if (p.count < kSamples) {
+      p.ns[p.count++] = ns;
+    }
+  }
+}
+
+bool Tuner::unsettled_seen() const {
+  return std::any_of(seen_.begin(), seen_.end(), [](bool s) { return s; });
+}
+
+std::vector<std::int64_t> Tuner::payload() const {
+  std::vector<std::int64_t> out(payload_size(), 0);
+  for (std::size_t k = 0; k < kTuneBuckets; ++k) {
+    std::int64_t* t = &out[k * kStride];
+    t[0] = seen_[k] ? 1 : 0;
+    for (std::size_t v = 0; v < kVariantCount; ++v) {
+      const Pair& p = pairs_[k][v];
+      if (p.count < kSamples) continue;
+      t[1 + 2 * v] = 1;
+      t[2 + 2 * v] = static_cast<std::int64_t>(median(p.ns));
+    }
+  }
+  return out;
+}
+
+// Bucket k from the summed terms: settled where every candidate was timed
+// by the same ranks, or (complete_only false) where any was.
+void Tuner::settle_bucket(int k, const std::int64_t* terms, bool complete_only) {
+  const auto uk = static_cast<std::size_t>(k);
+  const unsigned c = candidates(k);
+  std::int64_t reporters = -1;
+  bool complete = true;
+  int best = kModel;
+  double best_mean = 0;
+  for (std::size_t v = 0; v < kVariantCount; ++v) {
+    if ((c & (1U << v)) == 0) continue;
+    const std::int64_t n = terms[1 + 2 * v];
+    if (reporters < 0) reporters = n;
+    if (n == 0 || n != reporters) complete = false;
+    if (n == 0) continue;
+    const double mean = static_cast<double>(terms[2 + 2 * v]) / static_cast<double>(n);
+    if (best == kModel || mean < best_mean) {  // ties: the earlier variant
+      best = static_cast<int>(v);
+      best_mean = mean;
+    }
+  }
+  if (complete_only && !complete) return;
+  settled_[uk] = static_cast<std::int8_t>(best);
+  if (best == static_cast<int>(Variant::kAggregated)) settled_aggregated_ = true;
+  for (std::size_t v = 0; v < kVariantCount; ++v) {
+    const std::int64_t n = terms[1 + 2 * v];
+    last_sums_[uk][v] = n > 0 ? terms[2 + 2 * v] / n : -1;
+  }
+  pairs_[uk] = {};
+}
+
+std::vector<int> Tuner::settle(const std::vector<std::int64_t>& sum) {
+  std::vector<int> settled_now;
+  bool pending = false;
+  for (int k = 0; k < kTuneBuckets; ++k) {
+    const auto uk = static_cast<std::size_t>(k);
+    const std::int64_t* t = &sum[uk * kStride];
+    if (settled_[uk] != kUnsettled || t[0] == 0) continue;
+    // Met by some rank since the last agreement: settle it if the data are
+    // complete, or after kMaxTries trying agreements on what there is.
+    if (phase_ == Phase::kTrying) ++tries_[uk];
+    settle_bucket(k, t, tries_[uk] < kMaxTries);
+    if (settled_[uk] != kUnsettled) {
+      settled_now.push_back(k);
+    } else {
+      pending = true;
+    }
+  }
+  seen_.fill(false);
+  ++agreements_;
+  if (pending) {
+    phase_ = Phase::kTrying;
+    watches_ = 0;
+  } else {
+    // Watching starts over after a phase that tried: the program's next
+    // size may follow soon.
+    if (phase_ == Phase::kTrying || !settled_now.empty()) watches_ = 0;
+    phase_ = Phase::kWatching;
+    ++watches_;
+  }
+  next_agreement_ = current_ + (phase_ == Phase::kTrying ? kTryCalls : kTryCalls << (watches_ - 1));
+  if (watches_ > kMaxWatches || agreements_ >= static_cast<std::uint64_t>(kMaxAgreements)) phase_ = Phase::kClosed;
+  return settled_now;
+}
+
+std::array<std::int64_t, kVariantCount> Tuner::last_sums(int k) const {
+  return last_sums_[static_cast<std::size_t>(k)];
+}
+
+}  // namespace nbrcoll::algos

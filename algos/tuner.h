@@ -1,0 +1,150 @@
+// Measured choice for `auto`: a call that repeats runs the variants the
+// cost model ranks close on its first calls, every rank times them, one
+// small agreement picks the fastest per block size, and later calls keep
+// it. Pure: no MPI and no clock; the library feeds it each call's time and
+// does the agreement's reduction (src/call/tuning.h). docs/DESIGN.md,
+// "Measured choice", says why it works this way.
+//
+// Every rank must reach the same variant for every block on both of its
+// ends without talking. So everything here is a function of what both ends
+// of a block know alike: the block's size, the cost table (the same on
+// every rank), the count of the tuner's calls (each rank makes the same
+// calls on a handle, in order) and what the agreements returned (the same
+// integers everywhere). What a rank measured enters only through an
+// agreement.
+//
+// Sizes are taken in buckets of half an octave. A bucket is uncertain where
+// two or more variants are predicted within `factor` of the fastest at
+// either of its edges; only uncertain buckets are tried. The tuner runs in
+// phases:
+//  - trying (the first phase): call n runs the variant kAllVariants[(n +
+//    n / 3) % 3] (every variant once in each three calls, in an order that
+//    turns, so that a program repeating a cycle of three calls still meets
+//    each) for every block of an uncertain, unsettled bucket where that variant is
+//    a candidate (the model's choice where it is not), and the call's time
+//    counts for each such (bucket, variant); each rank skips the first call
+//    of a pair (a first call pays for buffers and schedules). An agreement
+//    every kTryCalls calls sums, per pair, every rank's median of
+//    kSamples times; a bucket whose candidates were all timed by the same
+//    ranks settles on the least sum; one still short of that after
+//    kMaxTries agreements settles on the least mean of what was reported
+//    (or on the model's choice where nothing was).
+//  - watching: once an agreement finds nothing left to try, calls take the
+//    settled variant or the model's choice, and a rank notes uncertain
+//    buckets that have not settled (a program's next phase: another size).
+//    Agreements come after kTryCalls, then twice as many calls, and so on;
+//    one that finds a noted bucket goes back to trying.
+//  - closed: after kMaxWatches watching agreements in a row, or
+//    kMaxAgreements in all, no more agreements; unsettled buckets keep the
+//    model's choice.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "algos/cost_model.h"
+#include "algos/variant.h"
+
+namespace nbrcoll::algos {
+
+// Buckets of half an octave: 0 holds size 0, bucket k >= 1 the sizes in
+// [2^((k-1)/2), 2^(k/2)) rounded; sizes from 2^40 bytes share the last.
+inline constexpr int kTuneBuckets = 82;
+int tune_bucket(std::uint64_t bytes);
+// The least and the greatest size of bucket `k`.
+std::uint64_t bucket_low(int k);
+std::uint64_t bucket_high(int k);
+
+// Candidates of bucket `k`: bit v set for each variant of `model` (the cost
+// model's predictions, every planned variant) whose time at the bucket's
+// least or greatest size is within `factor` of the least there.
+unsigned tune_candidates(const CostTable& model, int k, double factor);
+
+inline constexpr std::uint64_t kTryCalls = 18;     // calls between agreements while trying: 6 of each variant
+inline constexpr int kSamples = 3;                 // timed calls per (bucket, variant) and rank before it reports
+inline constexpr int kMaxWatches = 8;              // watching agreements in a row before closing
+inline constexpr int kMaxAgreements = 40;          // agreements in all
+inline constexpr int kMaxTries = 4;                // agreements a bucket may wait for complete data
+inline constexpr double kDefaultTuneFactor = 2.0;  // NBRCOLL_TUNE's default
+
+class Tuner {
+ public:
+  enum class Phase : std::uint8_t { kTrying, kWatching, kClosed };
+  // `model`: the predictions (candidates); `offered`: what auto chooses
+  // from without tuning (the model's choice). Both outlive the tuner.
+  Tuner(const CostTable& model, const CostTable& offered, double factor);
+
+  // ---- One call: begin_call(), then an agreement where agreement_due()
+  // (payload(), the sum over ranks, settle()), choose() per block, then
+  // end_call() with the call's time where the call was a trial.
+  // Whether this call must first agree (every rank alike).
+  [[nodiscard]] bool agreement_due() const { return phase_ != Phase::kClosed && current_ == next_agreement_; }
+  void begin_call();
+  // What this rank contributes to the agreement: int64 terms to be summed
+  // over ranks, payload_size() of them.
+  [[nodiscard]] std::vector<std::int64_t> payload() const;
+  static constexpr std::size_t payload_size() { return kTuneBuckets * (1 + 2 * kVariantCount); }
+  // The sum over ranks of every rank's payload(): settles what it can and
+  // chooses the next phase. Returns the buckets it settled.
+  std::vector<int> settle(const std::vector<std::int64_t>& sum);
+  // The variant of a block of `bytes` in this call. Notes trials.
+  Variant choose(std::uint64_t bytes);
+  // Whether this call runs bundles (aggregated blocks may travel): where
+  // the offered table has aggregated, where a bucket settled on it, or in
+  // a trying call whose turn is aggregated. The same on every rank.
+  [[nodiscard]] bool bundles() const;
+  // Whether choose() gave some block a trial variant in this call.
+  [[nodiscard]] bool trial() const { return !trial_pairs_.empty(); }
+  // This call took `ns` (a trial call only).
+  void end_call(std::uint64_t ns);
+
+  [[nodiscard]] Phase phase() const { return phase_; }
+  // Changes at every agreement: a decision kept from an earlier call holds
+  // only within one epoch.
+  [[nodiscard]] std::uint64_t epoch() const { return agreements_; }
+  [[nodiscard]] std::uint64_t calls() const { return calls_; }
+  // The settled variant of bucket k; kUnsettled, or kModel (the model's
+  // choice for good).
+  static constexpr int kUnsettled = -1;
+  static constexpr int kModel = -2;
+  [[nodiscard]] int settled(int k) const { return settled_[static_cast<std::size_t>(k)]; }
+  // Whether this rank's calls since the last agreement met an uncertain
+  // bucket not settled (what the next agreement will be told).
+  [[nodiscard]] bool unsettled_seen() const;
+  // What the agreement that settled bucket k found: per variant, the mean
+  // over the reporting ranks of their median time (ns; -1: not reported),
+  // for the log.
+  [[nodiscard]] std::array<std::int64_t, kVariantCount> last_sums(int k) const;
+
+ private:
+  struct Pair {
+    std::array<std::uint64_t, kSamples> ns{};
+    std::uint8_t count = 0;  // samples kept
+    bool warmed = false;     // the first call was seen (and skipped)
+  };
+  [[nodiscard]] unsigned candidates(int k);
+  [[nodiscard]] Variant turn() const { return kAllVariants[(current_ + current_ / kVariantCount) % kVariantCount]; }
+  void settle_bucket(int k, const std::int64_t* terms, bool complete_only);
+
+  const CostTable& model_;
+  const CostTable& offered_;
+  double factor_;
+  Phase phase_ = Phase::kTrying;
+  std::uint64_t calls_ = 0;    // calls begun
+  std::uint64_t current_ = 0;  // this call's index (calls_ - 1 once begun)
+  std::uint64_t next_agreement_ = kTryCalls;
+  std::uint64_t agreements_ = 0;
+  int watches_ = 0;  // watching agreements in a row
+  bool offered_aggregated_ = false;
+  bool settled_aggregated_ = false;
+  std::array<std::int16_t, kTuneBuckets> candidates_{};  // bit 8: computed
+  std::array<std::int8_t, kTuneBuckets> settled_{};
+  std::array<std::uint8_t, kTuneBuckets> tries_{};  // agreements that found bucket k met but not settled
+  std::array<bool, kTuneBuckets> seen_{};           // uncertain and unsettled, met since the last agreement
+  std::array<std::array<Pair, kVariantCount>, kTuneBuckets> pairs_{};
+  std::array<std::array<std::int64_t, kVariantCount>, kTuneBuckets> last_sums_{};
+  std::vector<std::pair<int, Variant>> trial_pairs_;  // this call's
+};
+
+}  // namespace nbrcoll::algos

@@ -1,0 +1,200 @@
+// The measured choice (algos/tuner.h): several ranks' tuners driven by the
+// same calls, with times from a known truth, agree on every block's
+// variant at every call, settle on the truly fastest candidate, follow a
+// program into its next size, and stop agreeing.
+#include "algos/tuner.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace nbrcoll::algos {
+namespace {
+
+// Predicted time (ns) per variant: linear a + b*bytes, leader and
+// aggregated as given multiples of linear.
+CostTable table(double leader_factor, double aggregated_factor) {
+  CostTable t;
+  t.variants = {Variant::kLinear, Variant::kLeader, Variant::kAggregated};
+  t.time_ns.assign(3, {});
+  for (const std::uint64_t b : model_sizes()) {
+    const double linear = 10000.0 + static_cast<double>(b);
+    t.time_ns[0].push_back(static_cast<std::uint64_t>(linear));
+    t.time_ns[1].push_back(static_cast<std::uint64_t>(linear * leader_factor));
+    t.time_ns[2].push_back(static_cast<std::uint64_t>(linear * aggregated_factor));
+  }
+  return t;
+}
+
+// What a block of `bytes` really costs by variant (the truth the ranks measure).
+using Truth = std::function<double(Variant, std::uint64_t)>;
+
+// R ranks' tuners on one table; every call the same sizes on every rank
+// (or per rank: sizes_of), times from the truth plus a per-rank offset.
+struct World {
+  CostTable model;
+  CostTable offered;
+  std::vector<std::unique_ptr<Tuner>> ranks;
+  int agreements = 0;
+  World(const CostTable& m, int r, double factor = kDefaultTuneFactor) : model(m), offered(m.offered()) {
+    for (int i = 0; i < r; ++i) ranks.push_back(std::make_unique<Tuner>(model, offered, factor));
+  }
+  // One call; returns the variant every rank took per size (they must agree).
+  std::vector<Variant> call(const std::function<std::vector<std::uint64_t>(int)>& sizes_of, const Truth& truth) {
+    for (auto& t : ranks) t->begin_call();
+    const bool due = ranks[0]->agreement_due();
+    for (auto& t : ranks) EXPECT_EQ(t->agreement_due(), due);
+    if (due) {
+      std::vector<std::int64_t> sum(Tuner::payload_size(), 0);
+      for (auto& t : ranks) {
+        const auto p = t->payload();
+        for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += p[i];
+      }
+      for (auto& t : ranks) t->settle(sum);
+      ++agreements;
+    }
+    std::vector<Variant> first;
+    const bool bundles = ranks[0]->bundles();
+    for (std::size_t r = 0; r < ranks.size(); ++r) {
+      EXPECT_EQ(ranks[r]->bundles(), bundles);
+      double ns = 0;
+      std::vector<Variant> mine;
+      for (const std::uint64_t b : sizes_of(static_cast<int>(r))) {
+        const Variant v = ranks[r]->choose(b);
+        if (v == Variant::kAggregated) {
+          EXPECT_TRUE(bundles);
+        }
+        mine.push_back(v);
+        ns += truth(v, b);
+      }
+      if (r == 0) first = mine;
+      if (ranks[r]->trial()) ranks[r]->end_call(static_cast<std::uint64_t>(ns + 100.0 * static_cast<double>(r)));
+    }
+    return first;
+  }
+};
+
+std::function<std::vector<std::uint64_t>(int)> every_rank(std::vector<std::uint64_t> sizes) {
+  return [sizes](int) { return sizes; };
+}
+
+TEST(Tuner, BucketsCoverEverySizeInOrder) {
+  EXPECT_EQ(tune_bucket(0), 0);
+  EXPECT_EQ(tune_bucket(1), 1);
+  for (int k = 0; k < kTuneBuckets; ++k) {
+    if (k + 1 < kTuneBuckets) {
+      EXPECT_EQ(bucket_high(k) + 1, bucket_low(k + 1)) << k;
+    }
+    if (bucket_high(k) < bucket_low(k)) {  // the upper half of [1, 2) holds no integer
+      EXPECT_EQ(k, 2);
+      continue;
+    }
+    EXPECT_EQ(tune_bucket(bucket_low(k)), k) << k;
+    if (k + 1 < kTuneBuckets) {
+      EXPECT_EQ(tune_bucket(bucket_high(k)), k) << k;
+    }
+  }
+  EXPECT_EQ(tune_bucket(1024), tune_bucket(1448));  // 1024 * sqrt 2 = 1448.2
+  EXPECT_NE(tune_bucket(1448), tune_bucket(1449));
+  EXPECT_EQ(tune_bucket(~std::uint64_t{0}), kTuneBuckets - 1);
+}
+
+TEST(Tuner, CandidatesAreTheVariantsPredictedWithinTheFactor) {
+  const CostTable t = table(1.5, 3.0);
+  const int k = tune_bucket(4096);
+  EXPECT_EQ(tune_candidates(t, k, 2.0), 0b011U);
+  EXPECT_EQ(tune_candidates(t, k, 1.2), 0b001U);
+  EXPECT_EQ(tune_candidates(t, k, 4.0), 0b111U);
+}
+
+TEST(Tuner, AClearModelChoiceIsNeverTried) {
+  World w(table(5.0, 6.0), 3);
+  const Truth truth = [](Variant v, std::uint64_t) { return v == Variant::kLinear ? 1000.0 : 100.0; };
+  for (int c = 0; c < 40; ++c) {
+    EXPECT_EQ(w.call(every_rank({4096}), truth), std::vector<Variant>{Variant::kLinear});
+    EXPECT_FALSE(w.ranks[0]->trial());
+  }
+  EXPECT_EQ(w.ranks[0]->phase(), Tuner::Phase::kWatching);
+}
+
+TEST(Tuner, SettlesOnTheMeasuredFastestEveryRankAlike) {
+  // The model ranks linear first, the truth leader: trials, then leader.
+  World w(table(1.3, 1.6), 4);
+  const Truth truth = [](Variant v, std::uint64_t) {
+    return v == Variant::kLeader ? 500.0 : v == Variant::kAggregated ? 800.0 : 1000.0;
+  };
+  bool tried_all = false;
+  std::vector<bool> used(kVariantCount, false);
+  for (std::uint64_t c = 0; c < kTryCalls; ++c) {
+    for (const Variant v : w.call(every_rank({4096, 4000}), truth)) used[static_cast<std::size_t>(v)] = true;
+  }
+  tried_all = used[0] && used[1] && used[2];
+  EXPECT_TRUE(tried_all);
+  EXPECT_EQ(w.agreements, 0);
+  w.call(every_rank({4096, 4000}), truth);
+  EXPECT_EQ(w.agreements, 1);
+  for (auto& t : w.ranks) EXPECT_EQ(t->settled(tune_bucket(4096)), static_cast<int>(Variant::kLeader));
+  for (int c = 0; c < 30; ++c)
+    EXPECT_EQ(w.call(every_rank({4096, 4000}), truth), (std::vector<Variant>{Variant::kLeader, Variant::kLeader}));
+}
+
+TEST(Tuner, FollowsTheProgramToItsNextSizeAndThenStopsAgreeing) {
+  World w(table(1.3, 1.6), 3);
+  const Truth truth = [](Variant v, std::uint64_t b) {
+    // Below 8K aggregated wins, above linear.
+    if (b < 8192) return v == Variant::kAggregated ? 100.0 : 300.0;
+    return v == Variant::kLinear ? 100.0 : 300.0;
+  };
+  for (int c = 0; c < 40; ++c) w.call(every_rank({2048}), truth);
+  EXPECT_EQ(w.ranks[0]->settled(tune_bucket(2048)), static_cast<int>(Variant::kAggregated));
+  EXPECT_TRUE(w.ranks[0]->bundles());
+  for (int c = 0; c < 120; ++c) w.call(every_rank({65536}), truth);
+  EXPECT_EQ(w.ranks[0]->settled(tune_bucket(65536)), static_cast<int>(Variant::kLinear));
+  EXPECT_EQ(w.call(every_rank({65536, 2048}), truth), (std::vector<Variant>{Variant::kLinear, Variant::kAggregated}));
+  // A steady program: the agreements thin out and stop.
+  for (int c = 0; c < 20000; ++c) w.call(every_rank({65536}), truth);
+  EXPECT_EQ(w.ranks[0]->phase(), Tuner::Phase::kClosed);
+  EXPECT_LE(w.agreements, 20);
+  const int closed_at = w.agreements;
+  for (int c = 0; c < 1000; ++c) w.call(every_rank({1 << 20}), truth);
+  EXPECT_EQ(w.agreements, closed_at);
+}
+
+TEST(Tuner, AProgramCyclingThreeCallsStillTriesEveryVariant) {
+  World w(table(1.1, 1.2), 2);
+  const Truth truth = [](Variant v, std::uint64_t) { return v == Variant::kAggregated ? 10.0 : 50.0; };
+  const std::vector<std::uint64_t> cycle = {1024, 16384, 262144};
+  for (int c = 0; c < 200; ++c) w.call(every_rank({cycle[static_cast<std::size_t>(c % 3)]}), truth);
+  for (const std::uint64_t b : cycle)
+    EXPECT_EQ(w.ranks[0]->settled(tune_bucket(b)), static_cast<int>(Variant::kAggregated)) << b;
+}
+
+TEST(Tuner, RanksThatMeetABucketUnevenlyStillSettleAlike) {
+  // Rank 1 has the 4K block only on every other call: its reports lag, and
+  // after kMaxTries agreements the bucket settles on what was reported.
+  World w(table(1.2, 1.4), 3);
+  const Truth truth = [](Variant v, std::uint64_t) { return v == Variant::kLeader ? 10.0 : 50.0; };
+  int call = 0;
+  const auto sizes = [&call](int r) {
+    return r == 1 && call % 2 == 1 ? std::vector<std::uint64_t>{} : std::vector<std::uint64_t>{4096};
+  };
+  for (; call < 200; ++call) w.call(sizes, truth);
+  for (auto& t : w.ranks) EXPECT_EQ(t->settled(tune_bucket(4096)), static_cast<int>(Variant::kLeader));
+}
+
+TEST(Tuner, EpochChangesAtEveryAgreementOnly) {
+  World w(table(1.3, 1.6), 2);
+  const Truth truth = [](Variant, std::uint64_t) { return 1.0; };
+  std::uint64_t epoch = w.ranks[0]->epoch();
+  for (int c = 0; c < 100; ++c) {
+    const int before = w.agreements;
+    w.call(every_rank({512}), truth);
+    EXPECT_EQ(w.ranks[0]->epoch() != epoch, w.agreements != before);
+    epoch = w.ranks[0]->epoch();
+  }
+}
+
+}  // namespace
+}  // namespace nbrcoll::algos
