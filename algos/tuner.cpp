@@ -65,10 +65,10 @@ Tuner::Tuner(const CostTable& model, const CostTable& offered, double factor)
   offered_aggregated_ =
       std::find(offered.variants.begin(), offered.variants.end(), Variant::kAggregated) != offered.variants.end();
   settled_.fill(static_cast<std::int8_t>(kUnsettled));
-  for (auto& row : last_sums_) row.fill(-1);
+  for (auto& row : last_times_) row.fill(-1);
 }
 
-unsigned Tuner::candidates(int k) {
+unsigned Tuner::candidates(int k) const {
   std::int16_t& c = candidates_[static_cast<std::size_t>(k)];
   if ((c & kComputed) == 0) c = static_cast<std::int16_t>(kComputed | tune_candidates(model_, k, factor_));
   return static_cast<unsigned>(c) & 0xFFU;
@@ -125,53 +125,55 @@ std::vector<std::int64_t> Tuner::payload() const {
   for (std::size_t k = 0; k < kTuneBuckets; ++k) {
     std::int64_t* t = &out[k * kStride];
     t[0] = seen_[k] ? 1 : 0;
+    const std::array<Pair, kVariantCount>& pairs = pairs_[k];
+    const bool met = std::any_of(pairs.begin(), pairs.end(), [](const Pair& p) { return p.warmed; });
+    if (!met) continue;
+    const unsigned c = candidates(static_cast<int>(k));
     for (std::size_t v = 0; v < kVariantCount; ++v) {
-      const Pair& p = pairs_[k][v];
-      if (p.count < kSamples) continue;
-      t[1 + 2 * v] = 1;
-      t[2 + 2 * v] = static_cast<std::int64_t>(median(p.ns));
+      if ((c & (1U << v)) == 0) continue;
+      const Pair& p = pairs[v];
+      if (p.count < kSamples) {
+        t[1 + 2 * v] = 1;  // short of timings
+      } else {
+        t[2 + 2 * v] = static_cast<std::int64_t>(median(p.ns));
+      }
     }
   }
   return out;
 }
 
-// Bucket k from the summed terms: settled where every candidate was timed
-// by the same ranks, or (complete_only false) where any was.
+// Bucket k from the terms' maxima over ranks: settled where no rank that
+// met it is short of timings of a candidate, or (complete_only false)
+// wherever some candidate was timed; on the least slowest-rank median.
 void Tuner::settle_bucket(int k, const std::int64_t* terms, bool complete_only) {
   const auto uk = static_cast<std::size_t>(k);
   const unsigned c = candidates(k);
-  std::int64_t reporters = -1;
   bool complete = true;
   int best = kModel;
-  double best_mean = 0;
+  std::int64_t best_ns = 0;
   for (std::size_t v = 0; v < kVariantCount; ++v) {
     if ((c & (1U << v)) == 0) continue;
-    const std::int64_t n = terms[1 + 2 * v];
-    if (reporters < 0) reporters = n;
-    if (n == 0 || n != reporters) complete = false;
-    if (n == 0) continue;
-    const double mean = static_cast<double>(terms[2 + 2 * v]) / static_cast<double>(n);
-    if (best == kModel || mean < best_mean) {  // ties: the earlier variant
+    const std::int64_t ns = terms[2 + 2 * v];
+    if (terms[1 + 2 * v] != 0 || ns == 0) complete = false;
+    if (ns == 0) continue;
+    if (best == kModel || ns < best_ns) {  // ties: the earlier variant
       best = static_cast<int>(v);
-      best_mean = mean;
+      best_ns = ns;
     }
   }
   if (complete_only && !complete) return;
   settled_[uk] = static_cast<std::int8_t>(best);
   if (best == static_cast<int>(Variant::kAggregated)) settled_aggregated_ = true;
-  for (std::size_t v = 0; v < kVariantCount; ++v) {
-    const std::int64_t n = terms[1 + 2 * v];
-    last_sums_[uk][v] = n > 0 ? terms[2 + 2 * v] / n : -1;
-  }
+  for (std::size_t v = 0; v < kVariantCount; ++v) last_times_[uk][v] = terms[2 + 2 * v] > 0 ? terms[2 + 2 * v] : -1;
   pairs_[uk] = {};
 }
 
-std::vector<int> Tuner::settle(const std::vector<std::int64_t>& sum) {
+std::vector<int> Tuner::settle(const std::vector<std::int64_t>& most) {
   std::vector<int> settled_now;
   bool pending = false;
   for (int k = 0; k < kTuneBuckets; ++k) {
     const auto uk = static_cast<std::size_t>(k);
-    const std::int64_t* t = &sum[uk * kStride];
+    const std::int64_t* t = &most[uk * kStride];
     if (settled_[uk] != kUnsettled || t[0] == 0) continue;
     // Met by some rank since the last agreement: settle it if the data are
     // complete, or after kMaxTries trying agreements on what there is.
@@ -200,8 +202,8 @@ std::vector<int> Tuner::settle(const std::vector<std::int64_t>& sum) {
   return settled_now;
 }
 
-std::array<std::int64_t, kVariantCount> Tuner::last_sums(int k) const {
-  return last_sums_[static_cast<std::size_t>(k)];
+std::array<std::int64_t, kVariantCount> Tuner::last_times(int k) const {
+  return last_times_[static_cast<std::size_t>(k)];
 }
 
 }  // namespace nbrcoll::algos

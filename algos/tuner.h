@@ -24,11 +24,12 @@
 //    a candidate (the model's choice where it is not), and the call's time
 //    counts for each such (bucket, variant); each rank skips the first call
 //    of a pair (a first call pays for buffers and schedules). An agreement
-//    every kTryCalls calls sums, per pair, every rank's median of
-//    kSamples times; a bucket whose candidates were all timed by the same
-//    ranks settles on the least sum; one still short of that after
-//    kMaxTries agreements settles on the least mean of what was reported
-//    (or on the model's choice where nothing was).
+//    every kTryCalls calls takes, per pair, the maximum over ranks of each
+//    rank's median of kSamples times (the slowest rank sets the pace of a
+//    halo loop); a bucket that no rank meeting it is short of timings for
+//    settles on the least; one still short after kMaxTries agreements
+//    settles on the least of what was reported (or on the model's choice
+//    where nothing was).
 //  - watching: once an agreement finds nothing left to try, calls take the
 //    settled variant or the model's choice, and a rank notes uncertain
 //    buckets that have not settled (a program's next phase: another size).
@@ -76,18 +77,20 @@ class Tuner {
   Tuner(const CostTable& model, const CostTable& offered, double factor);
 
   // ---- One call: begin_call(), then an agreement where agreement_due()
-  // (payload(), the sum over ranks, settle()), choose() per block, then
+  // (payload(), its maximum over ranks, settle()), choose() per block, then
   // end_call() with the call's time where the call was a trial.
   // Whether this call must first agree (every rank alike).
   [[nodiscard]] bool agreement_due() const { return phase_ != Phase::kClosed && current_ == next_agreement_; }
   void begin_call();
-  // What this rank contributes to the agreement: int64 terms to be summed
-  // over ranks, payload_size() of them.
+  // What this rank contributes to the agreement: int64 terms whose maximum
+  // over ranks is taken (MPI_MAX), payload_size() of them: per bucket,
+  // whether it met it unsettled, and per candidate whether it is short of
+  // timings and its median.
   [[nodiscard]] std::vector<std::int64_t> payload() const;
   static constexpr std::size_t payload_size() { return kTuneBuckets * (1 + 2 * kVariantCount); }
-  // The sum over ranks of every rank's payload(): settles what it can and
-  // chooses the next phase. Returns the buckets it settled.
-  std::vector<int> settle(const std::vector<std::int64_t>& sum);
+  // The maximum over ranks of every rank's payload(): settles what it can
+  // and chooses the next phase. Returns the buckets it settled.
+  std::vector<int> settle(const std::vector<std::int64_t>& most);
   // The variant of a block of `bytes` in this call. Notes trials.
   Variant choose(std::uint64_t bytes);
   // Whether this call runs bundles (aggregated blocks may travel): where
@@ -112,10 +115,9 @@ class Tuner {
   // Whether this rank's calls since the last agreement met an uncertain
   // bucket not settled (what the next agreement will be told).
   [[nodiscard]] bool unsettled_seen() const;
-  // What the agreement that settled bucket k found: per variant, the mean
-  // over the reporting ranks of their median time (ns; -1: not reported),
-  // for the log.
-  [[nodiscard]] std::array<std::int64_t, kVariantCount> last_sums(int k) const;
+  // What the agreement that settled bucket k found: per variant, the
+  // slowest rank's median time (ns; -1: not reported), for the log.
+  [[nodiscard]] std::array<std::int64_t, kVariantCount> last_times(int k) const;
 
  private:
   struct Pair {
@@ -123,7 +125,7 @@ class Tuner {
     std::uint8_t count = 0;  // samples kept
     bool warmed = false;     // the first call was seen (and skipped)
   };
-  [[nodiscard]] unsigned candidates(int k);
+  [[nodiscard]] unsigned candidates(int k) const;
   [[nodiscard]] Variant turn() const { return kAllVariants[(current_ + current_ / kVariantCount) % kVariantCount]; }
   void settle_bucket(int k, const std::int64_t* terms, bool complete_only);
 
@@ -138,12 +140,12 @@ class Tuner {
   int watches_ = 0;  // watching agreements in a row
   bool offered_aggregated_ = false;
   bool settled_aggregated_ = false;
-  std::array<std::int16_t, kTuneBuckets> candidates_{};  // bit 8: computed
+  mutable std::array<std::int16_t, kTuneBuckets> candidates_{};  // bit 8: computed
   std::array<std::int8_t, kTuneBuckets> settled_{};
   std::array<std::uint8_t, kTuneBuckets> tries_{};  // agreements that found bucket k met but not settled
   std::array<bool, kTuneBuckets> seen_{};           // uncertain and unsettled, met since the last agreement
   std::array<std::array<Pair, kVariantCount>, kTuneBuckets> pairs_{};
-  std::array<std::array<std::int64_t, kVariantCount>, kTuneBuckets> last_sums_{};
+  std::array<std::array<std::int64_t, kVariantCount>, kTuneBuckets> last_times_{};
   std::vector<std::pair<int, Variant>> trial_pairs_;  // this call's
 };
 

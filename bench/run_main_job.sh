@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The short benchmark run for a fresh machine (a few minutes on 2 cores):
 # RSG (density 0.6) and Moore (d=2, r=1) neighbour allgather on 16 ranks =
-# 2 nodes x 8 ranks with NBRCOLL_TOPO=frontier, native vs linear vs leader vs auto.
+# 2 nodes x 8 ranks with NBRCOLL_TOPO=frontier, native vs linear vs leader vs aggregated vs auto.
 # The nodes are network namespaces with 1 Gbit/s links (bench/cluster/run.sh)
 # where the machine allows it, else emulated nodes on one host
 # (NBRCOLL_RANKS_PER_NODE=8, no link cap), and the output says which.
@@ -38,9 +38,13 @@ mkdir -p "$out"
 export NBRCOLL_TOPO=${NBRCOLL_TOPO:-frontier}
 unset NBRCOLL_RANKS_PER_NODE NBRCOLL_ALGO
 
-nodes=2 per_node=8
+# MAIN_JOB_NODES, MAIN_JOB_RANKS_PER_NODE, MAIN_JOB_RATE: another cluster
+# shape (2, 8, 1gbit; e.g. 4, 4 or a 10gbit network: a node-internal to
+# network bandwidth ratio like a real cluster's, which the calibration
+# measures and prints).
+nodes=${MAIN_JOB_NODES:-2} per_node=${MAIN_JOB_RANKS_PER_NODE:-8}
 common=(--warmup 1 --iters 3 --create-reps 3)
-cluster=(--nodes "$nodes" --ranks-per-node "$per_node" --rate 1gbit)
+cluster=(--nodes "$nodes" --ranks-per-node "$per_node" --rate "${MAIN_JOB_RATE:-1gbit}")
 
 # auto's cost model: this cluster's own costs (bench/model/README.md).
 if [[ -z "${NBRCOLL_MACHINE:-}" ]]; then
@@ -49,6 +53,10 @@ if [[ -z "${NBRCOLL_MACHINE:-}" ]]; then
       >"$out/calibrate.txt" 2>&1; then
     export NBRCOLL_MACHINE=$out/machine
     grep -E '^(alpha|rate)\.(same-package|network) ' "$NBRCOLL_MACHINE" | sed 's/^/   /'
+    # The shape: a rank's node-internal rate against its share of the node's network.
+    awk -v k="$per_node" '/^rate\.same-package /{s=$3} /^nic /{n=$3}
+      END{if (n > 0) printf "   node-internal rate / network share per rank (nic / %d): %.1f\n", k, s / (n / k)}' \
+      "$NBRCOLL_MACHINE"
   else
     echo "run_main_job: the calibration failed ($out/calibrate.txt); auto keeps the built-in model of" \
       "NBRCOLL_TOPO=$NBRCOLL_TOPO" >&2
@@ -64,8 +72,8 @@ run() {  # run NAME ARGS...: one benchmark on the emulated cluster
 }
 
 start=$SECONDS
-run rsg --pattern rsg --density 0.6 --sizes 1K,16K,256K,1M,2M,4M --algos native,linear,leader,auto
-run moore --pattern moore --dims 2 --radius 1 --sizes 1K,16K,256K,1M,2M --algos native,linear,leader,auto
+run rsg --pattern rsg --density 0.6 --sizes 1K,16K,256K,1M,2M,4M --algos native,linear,leader,aggregated,auto
+run moore --pattern moore --dims 2 --radius 1 --sizes 1K,16K,256K,1M,2M --algos native,linear,leader,aggregated,auto
 
 py=python3
 /usr/bin/python3 -c 'import matplotlib' 2>/dev/null && py=/usr/bin/python3

@@ -19,14 +19,14 @@ std::string size_text(std::uint64_t b) {
 
 void log_settled(const algos::Tuner& t, int k, bool alltoall) {
   std::string times;
-  const auto sums = t.last_sums(k);
+  const auto times_ns = t.last_times(k);
   for (int v = 0; v < algos::kVariantCount; ++v) {
-    if (sums[static_cast<std::size_t>(v)] < 0) continue;
+    if (times_ns[static_cast<std::size_t>(v)] < 0) continue;
     times += std::string(times.empty() ? "" : ", ") + algos::variant_name(static_cast<algos::Variant>(v)) + " " +
-             std::to_string(sums[static_cast<std::size_t>(v)] / 1000);
+             std::to_string(times_ns[static_cast<std::size_t>(v)] / 1000);
   }
   const int s = t.settled(k);
-  log(LogLevel::kInfo, "auto measured %s blocks of %s-%s B at call %llu: %s (median us a call: %s)",
+  log(LogLevel::kInfo, "auto measured %s blocks of %s-%s B at call %llu: %s (slowest rank's median us a call: %s)",
       alltoall ? "alltoall" : "allgather", size_text(algos::bucket_low(k)).c_str(),
       size_text(algos::bucket_high(k)).c_str(), static_cast<unsigned long long>(t.calls()),
       s >= 0 ? algos::variant_name(static_cast<algos::Variant>(s)) : "the model's choice (too few timings)",
@@ -58,7 +58,7 @@ void agree_if_due(algos::Tuner& tuner, MPI_Comm graph_comm, const GraphInfo& inf
   if (!tuner.agreement_due()) return;
   const std::vector<std::int64_t> mine = tuner.payload();
   std::vector<std::int64_t> sum(mine.size(), 0);
-  if (PMPI_Allreduce(mine.data(), sum.data(), static_cast<int>(mine.size()), MPI_INT64_T, MPI_SUM, graph_comm) !=
+  if (PMPI_Allreduce(mine.data(), sum.data(), static_cast<int>(mine.size()), MPI_INT64_T, MPI_MAX, graph_comm) !=
       MPI_SUCCESS) {
     log(LogLevel::kWarn, "auto's timing agreement failed; nothing settles at this call");
     sum.assign(mine.size(), 0);

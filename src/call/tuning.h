@@ -1,7 +1,7 @@
 // The measured choice of `auto` on a communicator handle (algos/tuner.h
 // has the rule): a tuner per handle and per family of calls (allgathers,
 // alltoalls), made at the family's first tunable call, and the agreement
-// that sums every rank's times, a blocking allreduce over the graph
+// that takes the slowest rank's times, a blocking allreduce over the graph
 // communicator at the calls the tuner names (every rank makes it there:
 // it is the same call on the handle everywhere). Tunable: a blocking call
 // under auto, with the cost model, across nodes, on the host, where
@@ -30,8 +30,8 @@ struct HandleTuning {
 // NBRCOLL_TUNE is off.
 algos::Tuner* tuner_for(CommState& state, bool alltoall);
 
-// The agreement, where the tuner says one is due: sums every rank's
-// payload over `graph_comm` and settles. At NBRCOLL_DEBUG=info the graph's
+// The agreement, where the tuner says one is due: the maximum of every
+// rank's payload over `graph_comm`, and the tuner settles on it. At NBRCOLL_DEBUG=info the graph's
 // rank 0 says what each settled size took and why, one line each.
 void agree_if_due(algos::Tuner& tuner, MPI_Comm graph_comm, const GraphInfo& info, bool alltoall);
 

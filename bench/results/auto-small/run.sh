@@ -13,13 +13,18 @@ O=${OUT:-$PWD/bench/results/auto-small}
 export NBRCOLL_TOPO=frontier
 # MACHINE: one calibration for both layouts (as the runs of 2026-11-27 did;
 # unset: each layout calibrated here, into $O/emulated-Nnodes.machine);
-# BURST: the links' token bucket (bench/cluster/run.sh --burst).
+# CALIBRATED: a folder whose emulated-Nnodes.machine files serve instead of
+# calibrating here; BURST: the links' token bucket (bench/cluster/run.sh
+# --burst); SIZES: the block sizes (1K,4K,16K).
 burst=${BURST:-256kb}
-common=(--sizes 1K,4K,16K --algos native,linear,leader,aggregated,auto --warmup 2 --iters "${ITERS:-15}")
+common=(--sizes "${SIZES:-1K,4K,16K}" --algos native,linear,leader,aggregated,auto --warmup 2 --iters "${ITERS:-15}")
+mkdir -p "$O"
 for nodes in 2 4; do
   rpn=$((16 / nodes))
   if [[ -n "${MACHINE:-}" ]]; then
     export NBRCOLL_MACHINE=$MACHINE
+  elif [[ -n "${CALIBRATED:-}" ]]; then
+    export NBRCOLL_MACHINE=$CALIBRATED/emulated-${nodes}nodes.machine
   else
     export NBRCOLL_MACHINE=$O/emulated-${nodes}nodes.machine
     echo "== calibrating $nodes nodes"

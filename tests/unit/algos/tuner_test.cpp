@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -50,7 +51,7 @@ struct World {
       std::vector<std::int64_t> sum(Tuner::payload_size(), 0);
       for (auto& t : ranks) {
         const auto p = t->payload();
-        for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += p[i];
+        for (std::size_t i = 0; i < sum.size(); ++i) sum[i] = std::max(sum[i], p[i]);
       }
       for (auto& t : ranks) t->settle(sum);
       ++agreements;
