@@ -9,7 +9,7 @@ namespace nbrcoll::algos {
 namespace {
 
 constexpr int kTopOctave = 40;  // sizes from 2^40 share the last bucket
-constexpr std::size_t kStride = 1 + 2 * kVariantCount;
+constexpr std::size_t kStride = 2 + 2 * kVariantCount;
 constexpr std::int16_t kComputed = 0x100;
 
 // The least size of the upper half of octave e: ceil(2^e * sqrt 2).
@@ -61,8 +61,13 @@ unsigned tune_candidates(const CostTable& model, int k, double factor) {
 }
 
 Tuner::Tuner(const CostTable& model, const CostTable& offered, double factor)
-    : model_(model), offered_(offered), factor_(factor) {
-  offered_aggregated_ =
+    : model_(model), offered_(offered), without_aggregated_(offered), factor_(factor) {
+  without_aggregated_.drop(Variant::kAggregated);
+  model_aggregated_ =
+      std::find(model.variants.begin(), model.variants.end(), Variant::kAggregated) != model.variants.end();
+  // Until an agreement says which sizes the program uses, bundles travel
+  // where the model offers aggregated at all (as without tuning).
+  needs_bundles_ =
       std::find(offered.variants.begin(), offered.variants.end(), Variant::kAggregated) != offered.variants.end();
   settled_.fill(static_cast<std::int8_t>(kUnsettled));
   for (auto& row : last_times_) row.fill(-1);
@@ -82,27 +87,35 @@ void Tuner::begin_call() {
 Variant Tuner::choose(std::uint64_t bytes) {
   const int k = tune_bucket(bytes);
   const auto uk = static_cast<std::size_t>(k);
-  if (settled_[uk] >= 0) return static_cast<Variant>(settled_[uk]);
-  if (phase_ != Phase::kClosed && settled_[uk] == kUnsettled) {
-    const unsigned c = candidates(k);
-    if (std::popcount(c) >= 2) {
-      seen_[uk] = true;
-      const Variant v = turn();
-      if (phase_ == Phase::kTrying && (c & bit(v)) != 0) {
-        const std::pair<int, Variant> pair{k, v};
-        if (std::find(trial_pairs_.begin(), trial_pairs_.end(), pair) == trial_pairs_.end())
-          trial_pairs_.push_back(pair);
-        return v;
-      }
+  met_[uk] = true;
+  Variant v = offered_.cheapest(bytes);
+  if (settled_[uk] >= 0) {
+    v = static_cast<Variant>(settled_[uk]);
+  } else if (phase_ != Phase::kClosed && settled_[uk] == kUnsettled && std::popcount(candidates(k)) >= 2) {
+    seen_[uk] = true;
+    const Variant turn_v = turn();
+    if (phase_ == Phase::kTrying && (candidates(k) & bit(turn_v)) != 0) {
+      const std::pair<int, Variant> pair{k, turn_v};
+      if (std::find(trial_pairs_.begin(), trial_pairs_.end(), pair) == trial_pairs_.end()) trial_pairs_.push_back(pair);
+      return turn_v;  // aggregated only on its turn, when bundles travel
     }
   }
-  return offered_.cheapest(bytes);
+  // Aggregated only in calls whose bundles travel; else the model's best
+  // of the others (a size the last agreement did not see in use).
+  if (v == Variant::kAggregated && !bundles()) v = without_aggregated_.cheapest(bytes);
+  return v;
 }
 
 bool Tuner::bundles() const {
-  if (offered_aggregated_ || settled_aggregated_) return true;
-  return phase_ == Phase::kTrying && turn() == Variant::kAggregated &&
-         std::find(model_.variants.begin(), model_.variants.end(), Variant::kAggregated) != model_.variants.end();
+  if (needs_bundles_) return true;
+  return phase_ == Phase::kTrying && turn() == Variant::kAggregated && model_aggregated_;
+}
+
+bool Tuner::takes_aggregated(int k) const {
+  const int s = settled_[static_cast<std::size_t>(k)];
+  if (s >= 0) return s == static_cast<int>(Variant::kAggregated);
+  return offered_.cheapest(bucket_low(k)) == Variant::kAggregated ||
+         offered_.cheapest(bucket_high(k)) == Variant::kAggregated;
 }
 
 void Tuner::end_call(std::uint64_t ns) {
@@ -125,6 +138,7 @@ std::vector<std::int64_t> Tuner::payload() const {
   for (std::size_t k = 0; k < kTuneBuckets; ++k) {
     std::int64_t* t = &out[k * kStride];
     t[0] = seen_[k] ? 1 : 0;
+    t[1] = met_[k] ? 1 : 0;
     const std::array<Pair, kVariantCount>& pairs = pairs_[k];
     const bool met = std::any_of(pairs.begin(), pairs.end(), [](const Pair& p) { return p.warmed; });
     if (!met) continue;
@@ -133,9 +147,9 @@ std::vector<std::int64_t> Tuner::payload() const {
       if ((c & (1U << v)) == 0) continue;
       const Pair& p = pairs[v];
       if (p.count < kSamples) {
-        t[1 + 2 * v] = 1;  // short of timings
+        t[2 + 2 * v] = 1;  // short of timings
       } else {
-        t[2 + 2 * v] = static_cast<std::int64_t>(median(p.ns));
+        t[3 + 2 * v] = static_cast<std::int64_t>(median(p.ns));
       }
     }
   }
@@ -153,8 +167,8 @@ void Tuner::settle_bucket(int k, const std::int64_t* terms, bool complete_only) 
   std::int64_t best_ns = 0;
   for (std::size_t v = 0; v < kVariantCount; ++v) {
     if ((c & (1U << v)) == 0) continue;
-    const std::int64_t ns = terms[2 + 2 * v];
-    if (terms[1 + 2 * v] != 0 || ns == 0) complete = false;
+    const std::int64_t ns = terms[3 + 2 * v];
+    if (terms[2 + 2 * v] != 0 || ns == 0) complete = false;
     if (ns == 0) continue;
     if (best == kModel || ns < best_ns) {  // ties: the earlier variant
       best = static_cast<int>(v);
@@ -163,8 +177,7 @@ void Tuner::settle_bucket(int k, const std::int64_t* terms, bool complete_only) 
   }
   if (complete_only && !complete) return;
   settled_[uk] = static_cast<std::int8_t>(best);
-  if (best == static_cast<int>(Variant::kAggregated)) settled_aggregated_ = true;
-  for (std::size_t v = 0; v < kVariantCount; ++v) last_times_[uk][v] = terms[2 + 2 * v] > 0 ? terms[2 + 2 * v] : -1;
+  for (std::size_t v = 0; v < kVariantCount; ++v) last_times_[uk][v] = terms[3 + 2 * v] > 0 ? terms[3 + 2 * v] : -1;
   pairs_[uk] = {};
 }
 
@@ -185,7 +198,14 @@ std::vector<int> Tuner::settle(const std::vector<std::int64_t>& most) {
       pending = true;
     }
   }
+  // Bundles travel from now on where a size some rank used since the last
+  // agreement takes aggregated.
+  needs_bundles_ = false;
+  for (int k = 0; k < kTuneBuckets; ++k) {
+    if (most[static_cast<std::size_t>(k) * kStride + 1] != 0 && takes_aggregated(k)) needs_bundles_ = true;
+  }
   seen_.fill(false);
+  met_.fill(false);
   ++agreements_;
   if (pending) {
     phase_ = Phase::kTrying;

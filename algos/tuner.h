@@ -84,18 +84,24 @@ class Tuner {
   void begin_call();
   // What this rank contributes to the agreement: int64 terms whose maximum
   // over ranks is taken (MPI_MAX), payload_size() of them: per bucket,
-  // whether it met it unsettled, and per candidate whether it is short of
-  // timings and its median.
+  // whether it met it unsettled, whether it met it at all, and per
+  // candidate whether it is short of timings and its median.
   [[nodiscard]] std::vector<std::int64_t> payload() const;
-  static constexpr std::size_t payload_size() { return kTuneBuckets * (1 + 2 * kVariantCount); }
+  static constexpr std::size_t payload_size() { return kTuneBuckets * (2 + 2 * kVariantCount); }
   // The maximum over ranks of every rank's payload(): settles what it can
   // and chooses the next phase. Returns the buckets it settled.
   std::vector<int> settle(const std::vector<std::int64_t>& most);
   // The variant of a block of `bytes` in this call. Notes trials.
   Variant choose(std::uint64_t bytes);
-  // Whether this call runs bundles (aggregated blocks may travel): where
-  // the offered table has aggregated, where a bucket settled on it, or in
-  // a trying call whose turn is aggregated. The same on every rank.
+  // Whether this call runs bundles (aggregated blocks may travel): where a
+  // size some rank used between the last two agreements takes aggregated
+  // (before the first: where the offered table has aggregated), or in a
+  // trying call whose turn is aggregated. The same on every rank. Bundles
+  // cost a call messages and a wait on the node pair's owners even where
+  // no block of it takes aggregated, so a program that has moved on from
+  // the sizes that did stops paying for them; a block whose size would
+  // take aggregated in a call without bundles takes the model's best other
+  // variant.
   [[nodiscard]] bool bundles() const;
   // Whether choose() gave some block a trial variant in this call.
   [[nodiscard]] bool trial() const { return !trial_pairs_.empty(); }
@@ -126,11 +132,13 @@ class Tuner {
     bool warmed = false;     // the first call was seen (and skipped)
   };
   [[nodiscard]] unsigned candidates(int k) const;
+  [[nodiscard]] bool takes_aggregated(int k) const;
   [[nodiscard]] Variant turn() const { return kAllVariants[(current_ + current_ / kVariantCount) % kVariantCount]; }
   void settle_bucket(int k, const std::int64_t* terms, bool complete_only);
 
   const CostTable& model_;
   const CostTable& offered_;
+  CostTable without_aggregated_;  // offered_ less its aggregated row
   double factor_;
   Phase phase_ = Phase::kTrying;
   std::uint64_t calls_ = 0;    // calls begun
@@ -138,12 +146,13 @@ class Tuner {
   std::uint64_t next_agreement_ = kTryCalls;
   std::uint64_t agreements_ = 0;
   int watches_ = 0;  // watching agreements in a row
-  bool offered_aggregated_ = false;
-  bool settled_aggregated_ = false;
+  bool model_aggregated_ = false;
+  bool needs_bundles_ = false;
   mutable std::array<std::int16_t, kTuneBuckets> candidates_{};  // bit 8: computed
   std::array<std::int8_t, kTuneBuckets> settled_{};
   std::array<std::uint8_t, kTuneBuckets> tries_{};  // agreements that found bucket k met but not settled
   std::array<bool, kTuneBuckets> seen_{};           // uncertain and unsettled, met since the last agreement
+  std::array<bool, kTuneBuckets> met_{};            // met since the last agreement
   std::array<std::array<Pair, kVariantCount>, kTuneBuckets> pairs_{};
   std::array<std::array<std::int64_t, kVariantCount>, kTuneBuckets> last_times_{};
   std::vector<std::pair<int, Variant>> trial_pairs_;  // this call's

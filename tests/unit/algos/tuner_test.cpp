@@ -153,6 +153,14 @@ TEST(Tuner, FollowsTheProgramToItsNextSizeAndThenStopsAgreeing) {
   EXPECT_TRUE(w.ranks[0]->bundles());
   for (int c = 0; c < 120; ++c) w.call(every_rank({65536}), truth);
   EXPECT_EQ(w.ranks[0]->settled(tune_bucket(65536)), static_cast<int>(Variant::kLinear));
+  // The program left 2048 behind: bundles stop, and a 2048 block met again
+  // takes the model's best other variant until an agreement sees it in use.
+  EXPECT_FALSE(w.ranks[0]->bundles());
+  const std::vector<Variant> back = w.call(every_rank({65536, 2048}), truth);
+  EXPECT_EQ(back[0], Variant::kLinear);
+  EXPECT_NE(back[1], Variant::kAggregated);
+  for (int c = 0; c < 300 && !w.ranks[0]->bundles(); ++c) w.call(every_rank({65536, 2048}), truth);
+  EXPECT_TRUE(w.ranks[0]->bundles());
   EXPECT_EQ(w.call(every_rank({65536, 2048}), truth), (std::vector<Variant>{Variant::kLinear, Variant::kAggregated}));
   // A steady program: the agreements thin out and stop.
   for (int c = 0; c < 20000; ++c) w.call(every_rank({65536}), truth);
