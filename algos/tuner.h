@@ -63,7 +63,7 @@ std::uint64_t bucket_high(int k);
 unsigned tune_candidates(const CostTable& model, int k, double factor);
 
 inline constexpr std::uint64_t kTryCalls = 18;     // calls between agreements while trying: 6 of each variant
-inline constexpr int kSamples = 3;                 // timed calls per (bucket, variant) and rank before it reports
+inline constexpr int kSamples = 5;                 // timed calls per (bucket, variant) and rank before it reports
 inline constexpr int kMaxWatches = 8;              // watching agreements in a row before closing
 inline constexpr int kMaxAgreements = 40;          // agreements in all
 inline constexpr int kMaxTries = 4;                // agreements a bucket may wait for complete data
