@@ -20,8 +20,8 @@ namespace {
 
 std::mutex g_thread_mutex;
 std::condition_variable g_thread_wake;
-bool g_thread_stop = false;   // under g_thread_mutex
-std::thread g_thread;  // started under g_thread_mutex
+bool g_thread_stop = false;  // under g_thread_mutex
+std::thread g_thread;        // started under g_thread_mutex
 std::atomic<bool> g_thread_started{false};
 
 void progress_loop(std::chrono::microseconds interval) {
@@ -52,7 +52,8 @@ void progress_loop(std::chrono::microseconds interval) {
       // until it leaves its wait (WaitingInside), no wake-ups meanwhile.
       lock.lock();
       detail::g_parked.store(true);
-      g_thread_wake.wait(lock, [] { return g_thread_stop || detail::g_threads_waiting.load() == 0 || !calls_in_flight(); });
+      g_thread_wake.wait(lock,
+                         [] { return g_thread_stop || detail::g_threads_waiting.load() == 0 || !calls_in_flight(); });
       detail::g_parked.store(false);
       if (g_thread_stop) return;
       lock.unlock();
