@@ -91,10 +91,11 @@ Variant Tuner::choose(std::uint64_t bytes) {
   Variant v = offered_.cheapest(bytes);
   if (settled_[uk] >= 0) {
     v = static_cast<Variant>(settled_[uk]);
-  } else if (phase_ != Phase::kClosed && settled_[uk] == kUnsettled && std::popcount(candidates(k)) >= 2) {
+  } else if (const unsigned c = candidates(k);
+             phase_ != Phase::kClosed && settled_[uk] == kUnsettled && std::popcount(c) >= 2) {
     seen_[uk] = true;
     const Variant turn_v = turn();
-    if (phase_ == Phase::kTrying && (candidates(k) & bit(turn_v)) != 0) {
+    if (phase_ == Phase::kTrying && (c & bit(turn_v)) != 0) {
       const std::pair<int, Variant> pair{k, turn_v};
       if (std::find(trial_pairs_.begin(), trial_pairs_.end(), pair) == trial_pairs_.end()) trial_pairs_.push_back(pair);
       return turn_v;  // aggregated only on its turn, when bundles travel

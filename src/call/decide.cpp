@@ -81,17 +81,17 @@ void trace(const UserCall& c, Mode mode, const CommState* state, const Decision&
 
 // Whether a repeat of a call that was tuned (call/tuning.h) may keep its
 // decision: the tuner counts it (every call must be counted on every rank),
-// and it holds unless an agreement is due now or came since, or bundles
-// travel in this call (a kept decision has none; while trying, every third
-// call sends them, on every rank). `begun`: the tuner that counted the
-// call, for decide() to go on with where it fails.
+// and it holds unless an agreement is due now or came since (decisions made
+// while trying are never kept, and outside trying whether bundles travel
+// changes only at an agreement). `begun`: the tuner that counted the call,
+// for decide() to go on with where it fails.
 bool repeat_holds(const Decision& kept, const UserCall& c, CommState& state, algos::Tuner*& begun) {
   if (!kept.tuned) return true;
   algos::Tuner* tuner = tuner_for(state, c.alltoall());
   if (tuner == nullptr) return true;
   tuner->begin_call();
   begun = tuner;
-  return !tuner->agreement_due() && tuner->epoch() == kept.tune_epoch && !tuner->bundles();
+  return !tuner->agreement_due() && tuner->epoch() == kept.tune_epoch;
 }
 
 }  // namespace

@@ -81,12 +81,18 @@ std::uint64_t tuning_clock_ns() {
           .count());
 }
 
+const algos::Tuner* existing_tuner(const CommState& state, bool alltoall) {
+  if (!state.tuning || state.tuning->info != state.info) return nullptr;
+  const std::optional<algos::Tuner>& t = alltoall ? state.tuning->alltoall : state.tuning->gather;
+  return t ? &*t : nullptr;
+}
+
 bool tuning_busy(const CommState& state) {
   if (state.info->plan_at_call != 0 && state.blocking_calls < state.info->plan_at_call) return true;
-  if (!state.tuning || state.tuning->info != state.info) return false;
-  for (const auto* t : {&state.tuning->gather, &state.tuning->alltoall}) {
-    if (*t && (*t)->phase() != algos::Tuner::Phase::kClosed &&
-        ((*t)->phase() == algos::Tuner::Phase::kTrying || (*t)->unsettled_seen()))
+  for (const bool alltoall : {false, true}) {
+    const algos::Tuner* t = existing_tuner(state, alltoall);
+    if (t != nullptr && t->phase() != algos::Tuner::Phase::kClosed &&
+        (t->phase() == algos::Tuner::Phase::kTrying || t->unsettled_seen()))
       return true;
   }
   return false;

@@ -30,6 +30,10 @@ struct HandleTuning {
 // NBRCOLL_TUNE is off.
 algos::Tuner* tuner_for(CommState& state, bool alltoall);
 
+// The handle's tuner for the family of `alltoall` if one was made for the
+// graph it holds now; nullptr otherwise (for the introspection).
+const algos::Tuner* existing_tuner(const CommState& state, bool alltoall);
+
 // The agreement, where the tuner says one is due: the maximum of every
 // rank's payload over `graph_comm`, and the tuner settles on it. At NBRCOLL_DEBUG=info the graph's
 // rank 0 says what each settled size took and why, one line each.

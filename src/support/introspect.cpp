@@ -57,9 +57,8 @@ bool tuning_busy(MPI_Comm graph_comm) {
 
 std::optional<algos::Variant> tuned_variant(MPI_Comm graph_comm, bool alltoall, std::uint64_t bytes) {
   const CommState* state = find_state(graph_comm);
-  if (state == nullptr || !state->tuning || state->tuning->info != state->info) return std::nullopt;
-  const std::optional<algos::Tuner>& t = alltoall ? state->tuning->alltoall : state->tuning->gather;
-  if (!t) return std::nullopt;
+  const algos::Tuner* t = state != nullptr ? existing_tuner(*state, alltoall) : nullptr;
+  if (t == nullptr) return std::nullopt;
   const int v = t->settled(algos::tune_bucket(bytes));
   if (v < 0) return std::nullopt;
   return static_cast<algos::Variant>(v);
