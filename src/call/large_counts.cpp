@@ -79,6 +79,8 @@ int pmpi_large(const UserCall& c, Mode mode, MPI_Info info, MPI_Request* r) {
           return PMPI_Neighbor_alltoall_c(s, l.sendcount, st, rb, l.recvcount, rt, c.comm);
         case Kind::kAlltoallv:
           return PMPI_Neighbor_alltoallv_c(s, l.sendcounts, l.sdispls, st, rb, l.recvcounts, l.rdispls, rt, c.comm);
+        case Kind::kAlltoallw:  // no large-count alltoallw entry point: never here
+          break;
       }
       break;
     case Mode::kNonblocking:
@@ -91,6 +93,8 @@ int pmpi_large(const UserCall& c, Mode mode, MPI_Info info, MPI_Request* r) {
           return PMPI_Ineighbor_alltoall_c(s, l.sendcount, st, rb, l.recvcount, rt, c.comm, r);
         case Kind::kAlltoallv:
           return PMPI_Ineighbor_alltoallv_c(s, l.sendcounts, l.sdispls, st, rb, l.recvcounts, l.rdispls, rt, c.comm, r);
+        case Kind::kAlltoallw:  // no large-count alltoallw entry point: never here
+          break;
       }
       break;
     case Mode::kPersistent:
@@ -104,6 +108,8 @@ int pmpi_large(const UserCall& c, Mode mode, MPI_Info info, MPI_Request* r) {
         case Kind::kAlltoallv:
           return PMPI_Neighbor_alltoallv_init_c(s, l.sendcounts, l.sdispls, st, rb, l.recvcounts, l.rdispls, rt, c.comm,
                                                 info, r);
+        case Kind::kAlltoallw:  // no large-count alltoallw entry point: never here
+          break;
       }
       break;
   }
