@@ -94,6 +94,21 @@ bool repeat_holds(const Decision& kept, const UserCall& c, CommState& state, alg
   return !tuner->agreement_due() && tuner->epoch() == kept.tune_epoch;
 }
 
+// Whether auto hands the call to the MPI: a blocking or nonblocking call
+// that goes linear by a rule every rank applies alike (not across nodes,
+// or not blocking: the branches of decide() below), in a host process, on
+// a graph whose own collective the MPI gets right
+// (GraphInfo::mpi_runs_linear). The MPI then posts the same messages with
+// its own datatype handling, which measured faster than nbrcoll's typed
+// linear call on Cartesian subarray faces (bench/results/typed-alltoallw).
+// Not persistent calls: MPICH 4.0.2's persistent neighborhood requests fail
+// in MPI_Testall (mpi.topo.np1.auto). Elsewhere a linear call is not
+// handed off: docs/DESIGN.md section 5 says why.
+bool mpi_takes_linear(Mode mode, const GraphInfo& info) {
+  return info.mpi_runs_linear && mode != Mode::kPersistent &&
+         (mode == Mode::kNonblocking || info.nodes == 1 || info.linear_only) && !device_process();
+}
+
 }  // namespace
 
 const char* handoff_text(Handoff why) {
@@ -118,6 +133,8 @@ const char* handoff_text(Handoff why) {
       return "a nonblocking or persistent call in a process with a GPU runtime";
     case Handoff::kNullRequest:
       return "a null request pointer, which the MPI reports";
+    case Handoff::kMpiLinear:
+      return "auto, linear by rule on a Cartesian grid the MPI pairs right: the MPI's own collective";
   }
   return "?";
 }
@@ -141,6 +158,7 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
   const Algo algo = effective_algo();
   if (state == nullptr || config().disable) return hand_off(handoff_without_state());
   if (algo.kind == Algo::Kind::kNative) return hand_off(Handoff::kNative);
+  if (algo.kind == Algo::Kind::kAuto && mpi_takes_linear(mode, *state->info)) return hand_off(Handoff::kMpiLinear);
   // ---- The last call on this scratch again: its decision and layout hold
   // (a tuned one's only while the tuner neither agrees nor has agreed since).
   algos::Tuner* begun = nullptr;  // the tuner this call was counted by
@@ -191,8 +209,9 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
     // Set up for calls that never choose another variant (graph_setup.cpp),
     // or not before a later blocking call plans the graph (late_plans.h).
     // Not handed to the MPI's own collective, though it would post the
-    // same messages: docs/DESIGN.md section 5 says why (Open MPI 4.1.4's
-    // fails on graphs only some ranks know to be such; tried twice).
+    // same messages, except on the Cartesian grids of mpi_takes_linear:
+    // docs/DESIGN.md section 5 says why (Open MPI 4.1.4's fails on graphs
+    // only some ranks know to be such; tried twice).
     all(Variant::kLinear);
     d.why =
         info.plan_at_call != 0 ? "a graph that plans late, linear until then" : "a graph with the linear plans only";

@@ -31,6 +31,12 @@ struct GraphInfo {
   // How alltoall blocks pair with slots where a peer is named twice: list
   // order, or crossed per dimension on a Cartesian communicator.
   algos::EdgePairing pairing = algos::EdgePairing::kListOrder;
+  // The MPI's own neighborhood collectives on this communicator post the
+  // linear plan's messages and pair blocks as the standard says, by a fact
+  // every rank knows alike: a Cartesian grid without duplicate neighbours
+  // (none of its periodic dimensions has 1 or 2 processes). auto hands its
+  // calls that go linear by rule to the MPI (call/decide.cpp).
+  bool mpi_runs_linear = false;
   std::vector<int> process_of;  // rank -> MPI_COMM_WORLD rank: names a process for the IPC caches
   std::string topo_source;
   // Only the linear plans were built: the graph's calls can never choose
@@ -96,6 +102,8 @@ struct CallScratch;
 class ScratchPool;
 // auto's measured choice on a handle (call/tuning.h).
 struct HandleTuning;
+// A graph's planning in progress on a handle (late_plans.h).
+struct LatePlanning;
 
 // One per communicator handle. A duplicate shares `info` but gets a channel
 // of its own, so two handles never mix messages. Where the process-wide
@@ -145,6 +153,7 @@ struct CommState {
   std::shared_ptr<ScratchPool> pool;       // its nonblocking calls', made by the first
   std::uint64_t blocking_calls = 0;        // made on this handle (late_plans.h)
   std::shared_ptr<HandleTuning> tuning;    // made by the first tunable call
+  std::shared_ptr<LatePlanning> late;      // from the blocking call that starts planning to the one it plans at
 };
 
 // Attach freshly built state and its channel to `graph_comm` (creates the

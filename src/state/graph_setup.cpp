@@ -99,6 +99,20 @@ int read_neighbours(MPI_Comm comm, std::vector<int>& in, std::vector<int>& out, 
                                    out.data(), weighted ? out_w.data() : MPI_UNWEIGHTED);
 }
 
+// GraphInfo::mpi_runs_linear from a rank's lists: Cartesian, no real
+// neighbour named twice. A Cartesian neighbour is named twice only along a
+// periodic dimension of 1 or 2 processes (two neighbours in different
+// dimensions differ in different coordinates), which every rank of the
+// grid has alike, so every rank reaches the same answer. Both MPIs pair
+// such duplicates against the standard (docs/KNOWN-ISSUES.md).
+bool mpi_runs_linear(algos::EdgePairing pairing, const std::vector<int>& list) {
+  if (pairing != algos::EdgePairing::kCartesian) return false;
+  for (std::size_t i = 0; i < list.size(); ++i)
+    for (std::size_t j = i + 1; j < list.size(); ++j)
+      if (list[i] != MPI_PROC_NULL && list[i] == list[j]) return false;
+  return true;
+}
+
 // Tag of the node-list messages on the new graph communicator. Nobody else
 // can use that communicator yet: no rank hands it to the application before
 // the agreement completes, which needs every rank to have entered it, and a
@@ -389,6 +403,7 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   for (const algos::RankPlace& p : decoded.places) info->node_of.push_back(p.node);
 
   info->pairing = pairing;
+  info->mpi_runs_linear = mpi_runs_linear(pairing, info->out);
   algos::PlanInput input;
   input.rank = info->rank;
   input.pairing = pairing;
@@ -434,17 +449,39 @@ int exchange_node_lists(MPI_Comm comm, int rank, const DecodedPlaces& places, al
 
 int exchange_node_lists(MPI_Comm comm, int rank, const std::vector<int>& peers, const std::vector<int>* comm_rank,
                         int tag, algos::PlanInput& input, bool failed) {
-  const auto to_comm = [comm_rank](int r) { return comm_rank ? (*comm_rank)[static_cast<std::size_t>(r)] : r; };
+  NodeListSends sends;
+  const int rc = post_node_lists(comm, peers, comm_rank, tag, input, failed, sends);
+  return receive_node_lists(comm, rank, peers, comm_rank, tag, input, sends, rc);
+}
+
+namespace {
+
+int comm_rank_of(const std::vector<int>* comm_rank, int r) {
+  return comm_rank != nullptr ? (*comm_rank)[static_cast<std::size_t>(r)] : r;
+}
+
+}  // namespace
+
+int post_node_lists(MPI_Comm comm, const std::vector<int>& peers, const std::vector<int>* comm_rank, int tag,
+                    const algos::PlanInput& input, bool failed, NodeListSends& out) {
   // [indegree (-1: this rank failed), in-list, out-list]
-  std::vector<int> mine{failed ? -1 : static_cast<int>(input.in.size())};
+  std::vector<int>& mine = out.message;
+  mine.assign(1, failed ? -1 : static_cast<int>(input.in.size()));
   if (!failed) {
     mine.insert(mine.end(), input.in.begin(), input.in.end());
     mine.insert(mine.end(), input.out.begin(), input.out.end());
   }
-  std::vector<MPI_Request> sends(peers.size(), MPI_REQUEST_NULL);
+  out.requests.assign(peers.size(), MPI_REQUEST_NULL);
   int rc = MPI_SUCCESS;
   for (std::size_t i = 0; i < peers.size() && rc == MPI_SUCCESS; ++i)
-    rc = PMPI_Isend(mine.data(), static_cast<int>(mine.size()), MPI_INT, to_comm(peers[i]), tag, comm, &sends[i]);
+    rc = PMPI_Isend(mine.data(), static_cast<int>(mine.size()), MPI_INT, comm_rank_of(comm_rank, peers[i]), tag, comm,
+                    &out.requests[i]);
+  return rc;
+}
+
+int receive_node_lists(MPI_Comm comm, int rank, const std::vector<int>& peers, const std::vector<int>* comm_rank,
+                       int tag, algos::PlanInput& input, NodeListSends& sent, int posted) {
+  int rc = posted;
   // Each peer's message, whatever its length: matched by a probe, then received.
   std::vector<std::vector<int>> lists(peers.size());
   bool peer_failed = false;
@@ -452,7 +489,7 @@ int exchange_node_lists(MPI_Comm comm, int rank, const std::vector<int>& peers, 
     MPI_Message message = MPI_MESSAGE_NULL;
     MPI_Status status;
     int count = 0;
-    rc = PMPI_Mprobe(to_comm(peers[i]), tag, comm, &message, &status);
+    rc = PMPI_Mprobe(comm_rank_of(comm_rank, peers[i]), tag, comm, &message, &status);
     if (rc == MPI_SUCCESS) rc = PMPI_Get_count(&status, MPI_INT, &count);
     if (rc != MPI_SUCCESS) break;
     lists[i].resize(static_cast<std::size_t>(std::max(count, 1)));
@@ -460,7 +497,8 @@ int exchange_node_lists(MPI_Comm comm, int rank, const std::vector<int>& peers, 
     const int indegree = count > 0 ? lists[i][0] : -1;
     peer_failed = peer_failed || indegree < 0 || indegree > count - 1;
   }
-  const int wait = PMPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
+  const int wait = PMPI_Waitall(static_cast<int>(sent.requests.size()), sent.requests.data(), MPI_STATUSES_IGNORE);
+  sent.requests.clear();
   if (rc != MPI_SUCCESS || wait != MPI_SUCCESS) return rc != MPI_SUCCESS ? rc : wait;
   if (peer_failed) return MPI_ERR_OTHER;  // the agreement fails every rank
   // By rank: the peers are ascending, this rank goes where it belongs.
@@ -487,24 +525,38 @@ int exchange_node_lists(MPI_Comm comm, int rank, const std::vector<int>& peers, 
   return MPI_SUCCESS;
 }
 
-int agree_on_setup(MPI_Comm comm, const GraphInfo* mine, Agreement& out, const ChannelBid& bid) {
-  enum Term { kFailed, kStride, kNotShared, kSerial, kNoReservation, kFirstAgreed };
-  std::vector<std::int64_t> terms(kFirstAgreed + kAgreedTerms, 0);
-  terms[kFailed] = mine == nullptr ? 1 : 0;
-  terms[kStride] = mine == nullptr ? 1 : mine->tag_stride;
-  terms[kNotShared] = bid.shared ? 0 : 1;
-  terms[kSerial] = bid.serial;
-  terms[kNoReservation] = bid.wants_serials ? 0 : 1;
+namespace {
+enum AgreementTerm { kFailedTerm, kStrideTerm, kNotSharedTerm, kSerialTerm, kNoReservationTerm, kFirstAgreedTerm };
+}  // namespace
+
+std::vector<std::int64_t> agreement_terms(const GraphInfo* mine, const ChannelBid& bid) {
+  std::vector<std::int64_t> terms(kFirstAgreedTerm + kAgreedTerms, 0);
+  terms[kFailedTerm] = mine == nullptr ? 1 : 0;
+  terms[kStrideTerm] = mine == nullptr ? 1 : mine->tag_stride;
+  terms[kNotSharedTerm] = bid.shared ? 0 : 1;
+  terms[kSerialTerm] = bid.serial;
+  terms[kNoReservationTerm] = bid.wants_serials ? 0 : 1;
   if (mine != nullptr)
     std::copy_n(mine->agreed_max.begin(), std::min<std::size_t>(mine->agreed_max.size(), kAgreedTerms),
-                terms.begin() + kFirstAgreed);
+                terms.begin() + kFirstAgreedTerm);
+  return terms;
+}
+
+Agreement read_agreement(const std::vector<std::int64_t>& terms, int rc) {
+  Agreement out;
+  out.all_ok = rc == MPI_SUCCESS && terms[kFailedTerm] == 0 && terms[kStrideTerm] > 0 && terms[kStrideTerm] <= INT_MAX;
+  out.tag_stride = out.all_ok ? static_cast<int>(terms[kStrideTerm]) : 1;
+  out.shared = out.all_ok && terms[kNotSharedTerm] == 0;
+  out.serial = terms[kSerialTerm];
+  out.reserves = out.shared && terms[kNoReservationTerm] == 0 && out.serial + kLineSerials < agreed_serials();
+  out.agreed_max.assign(terms.begin() + kFirstAgreedTerm, terms.end());
+  return out;
+}
+
+int agree_on_setup(MPI_Comm comm, const GraphInfo* mine, Agreement& out, const ChannelBid& bid) {
+  std::vector<std::int64_t> terms = agreement_terms(mine, bid);
   const int rc = PMPI_Allreduce(MPI_IN_PLACE, terms.data(), static_cast<int>(terms.size()), MPI_INT64_T, MPI_MAX, comm);
-  out.all_ok = rc == MPI_SUCCESS && terms[kFailed] == 0 && terms[kStride] > 0 && terms[kStride] <= INT_MAX;
-  out.tag_stride = out.all_ok ? static_cast<int>(terms[kStride]) : 1;
-  out.shared = out.all_ok && terms[kNotShared] == 0;
-  out.serial = terms[kSerial];
-  out.reserves = out.shared && terms[kNoReservation] == 0 && out.serial + kLineSerials < agreed_serials();
-  out.agreed_max.assign(terms.begin() + kFirstAgreed, terms.end());
+  out = read_agreement(terms, rc);
   return rc;
 }
 

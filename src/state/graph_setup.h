@@ -63,6 +63,19 @@ int exchange_node_lists(MPI_Comm comm, int rank, const DecodedPlaces& places, al
 // from these ranks.
 int exchange_node_lists(MPI_Comm comm, int rank, const std::vector<int>& peers, const std::vector<int>* comm_rank,
                         int tag, algos::PlanInput& input, bool failed = false);
+// That exchange in two halves, which a graph that plans late spreads over
+// two calls (late_plans.h): post_node_lists sends this rank's message to
+// every peer (`out` keeps it and the requests); receive_node_lists receives
+// the peers' (unless `posted`, what posting returned, is an error), completes
+// the sends and fills the node lists.
+struct NodeListSends {
+  std::vector<int> message;
+  std::vector<MPI_Request> requests;
+};
+int post_node_lists(MPI_Comm comm, const std::vector<int>& peers, const std::vector<int>* comm_rank, int tag,
+                    const algos::PlanInput& input, bool failed, NodeListSends& out);
+int receive_node_lists(MPI_Comm comm, int rank, const std::vector<int>& peers, const std::vector<int>* comm_rank,
+                       int tag, algos::PlanInput& input, NodeListSends& sent, int posted);
 
 // Every planner's plans from the complete input (node lists included) into
 // `info`, or a recent graph's made from an equal input (`reused`), with this
@@ -110,6 +123,11 @@ struct Agreement {
   std::vector<std::int64_t> agreed_max;  // kAgreedTerms entries
 };
 int agree_on_setup(MPI_Comm comm, const GraphInfo* mine, Agreement& out, const ChannelBid& bid = {});
+// Its halves, for an agreement made by a nonblocking allreduce
+// (late_plans.h): this rank's terms, and what the reduced terms say (`rc`:
+// the allreduce's result).
+std::vector<std::int64_t> agreement_terms(const GraphInfo* mine, const ChannelBid& bid = {});
+Agreement read_agreement(const std::vector<std::int64_t>& terms, int rc);
 
 // The tag windows of `info` from the largest tag stride of all ranks (every
 // rank must shift its tags by the same amount per call), within `tags` tags

@@ -1,5 +1,7 @@
 #include "state/late_plans.h"
 
+#include <algorithm>
+#include <mutex>
 #include <new>
 #include <string>
 #include <vector>
@@ -33,61 +35,184 @@ std::shared_ptr<GraphInfo> facts_of(const GraphInfo& linear) {
   info->any_real_out = linear.any_real_out;
   info->node_of = linear.node_of;
   info->pairing = linear.pairing;
+  info->mpi_runs_linear = linear.mpi_runs_linear;
   info->process_of = linear.process_of;
   info->topo_source = linear.topo_source;
   return info;
 }
 
-struct LateTimes {
-  StepTime node_lists;
-  StepTime plans;
-  StepTime agreement;
-  bool reused = false;
-};
+}  // namespace
 
-// The planned graph, or null on every rank where any rank failed. The node
-// lists travel on the handle's channel under its ack tag, which host
-// processes never send on (IPC acks are the device transport's; a graph that
-// plans late is host-only): the application's own messages on the graph
-// cannot meet them, nor can this handle's calls still in flight.
-std::shared_ptr<GraphInfo> plan_now(const GraphInfo& linear, MPI_Comm graph_comm, CommState& state, LateTimes& t) {
-  Stopwatch clock;
-  std::shared_ptr<GraphInfo> info;
+// One handle's planning, spread over its blocking calls so that no call
+// waits for peers some calls behind it (late_plans.h): the call
+// kListsBefore calls before the one it plans at posts this rank's node
+// lists to its node peers; the next receives theirs, builds the plans and
+// starts the agreement's allreduce; the call it plans at completes that
+// and installs the planned graph. The node lists travel on the handle's
+// channel under its ack tag, which host processes never send on (IPC acks
+// are the device transport's; a graph that plans late is host-only): the
+// application's own messages on the graph cannot meet them, nor can this
+// handle's calls in flight. The allreduce is over the graph communicator,
+// started by every rank at the same call, so MPI orders it alike among the
+// application's own collectives there.
+struct LatePlanning {
+  std::shared_ptr<const GraphInfo> linear;  // the graph being planned
+  MPI_Comm graph_comm = MPI_COMM_NULL;
+  MPI_Comm channel = MPI_COMM_NULL;
+  int tag = 0;
+  const std::vector<int>* comm_rank = nullptr;  // graph rank -> channel rank (in `linear`), or null: the same
+  std::vector<int> peers;                       // the node's other ranks
+  std::shared_ptr<GraphInfo> info;              // the planned graph, being built
   algos::PlanInput input;
   bool failed = false;
-  try {
-    info = facts_of(linear);
-    input = linear.plans->input;  // lists, places and the node's topology
-  } catch (const std::bad_alloc&) {
-    failed = true;
+  int posted = MPI_ERR_COMM;  // what posting the node lists returned
+  NodeListSends sends;
+  bool received = false;
+  std::vector<std::int64_t> terms;  // the agreement, reduced in place
+  int started = MPI_ERR_OTHER;      // what starting the allreduce returned
+  MPI_Request reduce = MPI_REQUEST_NULL;
+  bool reused = false;
+  StepTime node_lists, plans, agreement;
+
+  // Whatever is still in flight, completed: the handle is freed or the MPI
+  // finalizes before the call it plans at. Every rank of the graph made the
+  // same calls on it, so every peer sent its lists and started the
+  // allreduce too.
+  void settle() {
+    if (!received) receive();
+    if (reduce != MPI_REQUEST_NULL) PMPI_Wait(&reduce, MPI_STATUS_IGNORE);
   }
-  const MPI_Comm channel = channel_comm(state);
-  const OwnedComm& own = *state.own;
-  int rc = MPI_ERR_COMM;
-  if (channel != MPI_COMM_NULL)
-    rc = exchange_node_lists(channel, linear.rank, node_peers(linear.plans->input.places, linear.rank),
-                             own.shared ? &linear.process_of : nullptr, own.ack_tag, input, failed);
-  failed = failed || rc != MPI_SUCCESS;
-  t.node_lists = clock.lap();
-  if (!failed) {
+  int receive() {
+    received = true;
+    return receive_node_lists(channel, linear->rank, peers, comm_rank, tag, input, sends, posted);
+  }
+  LatePlanning() = default;
+  LatePlanning(const LatePlanning&) = delete;
+  LatePlanning& operator=(const LatePlanning&) = delete;
+  ~LatePlanning() {
+    int finalized = 1;
+    PMPI_Finalized(&finalized);
+    if (!finalized) settle();
+  }
+};
+
+namespace {
+
+// How many blocking calls before the one a graph plans at it posts its
+// node lists, and plans and starts the agreement (the first call where
+// there are not that many). The agreement completes when the graph's
+// slowest rank has started it, and ranks of a graph drift a few calls
+// apart (each waits only for its neighbours): started one call before, the
+// agreement still cost its planning call 1-2 ms on 2 emulated nodes x 8
+// (1 KiB blocks, against about 1 ms a call), started five calls before,
+// about 15 us (bench/results/late-planning). A graph of the default 8
+// linear calls thus posts its lists at its third call: graphs that make
+// one or two calls, the short-lived ones, never start planning.
+constexpr std::uint64_t kListsBefore = 6;
+constexpr std::uint64_t kPlansBefore = 5;
+
+// The call `before` calls before `due`, or the first.
+constexpr std::uint64_t first_call(std::uint64_t due, std::uint64_t before) {
+  return due > before ? due - before : 1;
+}
+
+// Every planning in progress in this process, for MPI_Finalize.
+std::mutex g_planning_lock;
+std::vector<std::weak_ptr<LatePlanning>> g_plannings;
+
+void track(const std::shared_ptr<LatePlanning>& late) {
+  const std::lock_guard<std::mutex> hold(g_planning_lock);
+  std::erase_if(g_plannings, [](const std::weak_ptr<LatePlanning>& p) { return p.expired(); });
+  g_plannings.push_back(late);
+}
+
+// Call due-2 (or 1): this rank's node lists, posted.
+std::shared_ptr<LatePlanning> start_planning(CommState& state, MPI_Comm graph_comm) {
+  auto late = std::make_shared<LatePlanning>();
+  late->linear = state.info;
+  late->graph_comm = graph_comm;
+  const GraphInfo& linear = *late->linear;
+  try {
+    late->info = facts_of(linear);
+    late->input = linear.plans->input;  // lists, places and the node's topology
+  } catch (const std::bad_alloc&) {
+    late->failed = true;
+  }
+  late->peers = node_peers(linear.plans->input.places, linear.rank);
+  late->channel = channel_comm(state);
+  late->tag = state.own->ack_tag;
+  late->comm_rank = state.own->shared ? &linear.process_of : nullptr;
+  Stopwatch clock;
+  if (late->channel != MPI_COMM_NULL)
+    late->posted =
+        post_node_lists(late->channel, late->peers, late->comm_rank, late->tag, late->input, late->failed, late->sends);
+  else
+    late->received = late->failed = true;  // nothing posted, nothing to receive: the agreement fails
+  late->node_lists = clock.lap();
+  track(late);
+  return late;
+}
+
+// Call due-1: the peers' node lists, the plans, the agreement started.
+void plan_and_agree(LatePlanning& late) {
+  Stopwatch clock;
+  if (!late.received) late.failed = late.receive() != MPI_SUCCESS || late.failed;
+  late.node_lists.wall += clock.lap().wall;
+  if (!late.failed) {
     try {
-      build_every_plan(std::move(input), *info, t.reused);
+      build_every_plan(std::move(late.input), *late.info, late.reused);
     } catch (const std::exception&) {
-      failed = true;
+      late.failed = true;
     }
   }
-  t.plans = clock.lap();
-  Agreement agreed;
-  agree_on_setup(graph_comm, failed ? nullptr : info.get(), agreed);
-  t.agreement = clock.lap();
+  late.plans = clock.lap();
+  late.terms = agreement_terms(late.failed ? nullptr : late.info.get());
+  late.started = PMPI_Iallreduce(MPI_IN_PLACE, late.terms.data(), static_cast<int>(late.terms.size()), MPI_INT64_T,
+                                 MPI_MAX, late.graph_comm, &late.reduce);
+  late.agreement = clock.lap();
+}
+
+// Call due: the agreement, read; the planned graph, or null on every rank
+// where any rank failed.
+std::shared_ptr<GraphInfo> agreed_graph(LatePlanning& late, const OwnedComm& own) {
+  Stopwatch clock;
+  int rc = late.started;
+  if (rc == MPI_SUCCESS) rc = PMPI_Wait(&late.reduce, MPI_STATUS_IGNORE);
+  const Agreement agreed = read_agreement(late.terms, rc);
+  late.agreement.wall += clock.lap().wall;
   // Every rank reads the same agreed stride, so every rank gives up alike
   // where the windows do not fit.
   const long long tags = own.shared ? kTagBlock : tag_upper_bound();
   if (!agreed.all_ok || tag_windows_within(tags, agreed.tag_stride, kMaxTagWindows) == 0) return nullptr;
-  set_tag_windows(*info, agreed.tag_stride, tags);
-  info->agreed_max = std::move(agreed.agreed_max);
-  set_cost_tables(*info, info->agreed_max.data());
-  return info;
+  GraphInfo& info = *late.info;
+  set_tag_windows(info, agreed.tag_stride, tags);
+  info.agreed_max = agreed.agreed_max;
+  set_cost_tables(info, info.agreed_max.data());
+  return late.info;
+}
+
+void install(CommState& state, LatePlanning& late) {
+  const std::uint64_t due = state.info->plan_at_call;
+  std::shared_ptr<GraphInfo> planned = agreed_graph(late, *state.own);
+  if (!planned) {
+    log(LogLevel::kWarn, "planning a graph at its blocking call %llu failed; its calls stay linear",
+        static_cast<unsigned long long>(due));
+    return;
+  }
+  const double total = late.node_lists.wall + late.plans.wall + late.agreement.wall;
+  if (log_enabled(LogLevel::kTrace))
+    log(LogLevel::kTrace,
+        "graph plans at its blocking call %llu (%d ranks, %d nodes%s) in us, spread over its calls %llu to %llu: "
+        "node lists %.0f, plans %.0f, agreement %.0f, total %.0f",
+        static_cast<unsigned long long>(due), planned->size, planned->nodes, late.reused ? ", plans reused" : "",
+        static_cast<unsigned long long>(first_call(due, kListsBefore)), static_cast<unsigned long long>(due),
+        late.node_lists.wall, late.plans.wall, late.agreement.wall, total);
+  if (report::on()) report::add_late_plan(static_cast<std::uint64_t>(total * 1e3));
+  log_plans(*planned);  // what graph creation says of a graph it plans
+  state.info = std::move(planned);
+  // Calls in flight keep what they hold; the next calls start afresh.
+  state.scratch.reset();
+  state.pool.reset();
 }
 
 }  // namespace
@@ -105,29 +230,27 @@ int linear_calls_before_plans() {
 }
 
 void plan_if_due(CommState& state, MPI_Comm graph_comm) {
-  ++state.blocking_calls;
+  const std::uint64_t n = ++state.blocking_calls;
   const std::uint64_t due = state.info->plan_at_call;
-  if (due == 0 || state.blocking_calls != due) return;
-  const Stopwatch clock;
-  LateTimes t;
-  std::shared_ptr<GraphInfo> planned = plan_now(*state.info, graph_comm, state, t);
-  if (!planned) {
-    log(LogLevel::kWarn, "planning a graph at its blocking call %llu failed; its calls stay linear",
-        static_cast<unsigned long long>(due));
-    return;
+  if (due == 0 || n > due || n + kListsBefore < due) return;
+  if (n == first_call(due, kListsBefore)) state.late = start_planning(state, graph_comm);
+  if (!state.late) return;
+  if (n == first_call(due, kPlansBefore)) plan_and_agree(*state.late);
+  if (n == due) {
+    const std::shared_ptr<LatePlanning> late = std::move(state.late);
+    install(state, *late);
   }
-  if (log_enabled(LogLevel::kTrace))
-    log(LogLevel::kTrace,
-        "graph plans at its blocking call %llu (%d ranks, %d nodes%s) in us: node lists %.0f, plans %.0f, "
-        "agreement %.0f, total %.0f",
-        static_cast<unsigned long long>(due), planned->size, planned->nodes, t.reused ? ", plans reused" : "",
-        t.node_lists.wall, t.plans.wall, t.agreement.wall, clock.since_start().wall);
-  if (report::on()) report::add_late_plan(static_cast<std::uint64_t>(clock.since_start().wall * 1e3));
-  log_plans(*planned);  // what graph creation says of a graph it plans
-  state.info = std::move(planned);
-  // Calls in flight keep what they hold; the next calls start afresh.
-  state.scratch.reset();
-  state.pool.reset();
+}
+
+void finish_late_planning() {
+  std::vector<std::shared_ptr<LatePlanning>> live;
+  {
+    const std::lock_guard<std::mutex> hold(g_planning_lock);
+    for (const std::weak_ptr<LatePlanning>& p : g_plannings)
+      if (std::shared_ptr<LatePlanning> late = p.lock()) live.push_back(std::move(late));
+    g_plannings.clear();
+  }
+  for (const std::shared_ptr<LatePlanning>& late : live) late->settle();
 }
 
 }  // namespace nbrcoll

@@ -12,14 +12,15 @@
 // graph_setup.cpp), auto, on the host, runs its first
 // linear_calls_before_plans() blocking calls linear (NBRCOLL_SHORT_GRAPHS,
 // 8: docs/DESIGN.md says why), and each handle's next
-// blocking call first does what creation skipped: the node lists, over
-// the handle's channel, the plans, and the agreement's allreduce over the
-// graph. Every rank of the graph makes that call as its same call on the
-// handle (MPI orders the collectives on a communicator), so every rank
-// plans there, before the call's own arguments are looked at; the number of
-// calls comes from a setting every process agreed on at MPI_Init. The handle
-// then holds a new GraphInfo; its duplicates made before keep theirs and
-// plan at their own call.
+// blocking call takes the plans, made by what creation skipped: the node
+// lists, over the handle's channel, the plans, and the agreement's
+// allreduce over the graph, spread over the calls before it, from its
+// third (plan_if_due). Every rank of the graph makes those calls as its
+// same calls on the handle (MPI orders the collectives on a communicator),
+// so every rank takes each step there, before the call's own arguments are
+// looked at; the number of calls comes from a setting every process agreed
+// on at MPI_Init. The handle then holds a new GraphInfo; its duplicates
+// made before keep theirs and plan at their own calls.
 #pragma once
 
 #include <mpi.h>
@@ -43,6 +44,16 @@ int linear_calls_before_plans();
 // handle the planned graph, a scratch and a pool of its own (the old ones
 // remember calls and kept messages of the linear plans). Where planning
 // fails on any rank, every rank keeps the linear graph (one warning line).
+// The planning spreads over the handle's blocking calls up to that one
+// (late_plans.cpp: LatePlanning), so that none waits for peers calls
+// behind: node lists posted six calls before, received and planned five
+// calls before, where a nonblocking allreduce starts the agreement, which
+// the call itself completes.
 void plan_if_due(CommState& state, MPI_Comm graph_comm);
+
+// At MPI_Finalize, before the MPI's: completes the node lists and
+// agreements still in flight of handles never freed that stopped short of
+// the call they plan at (every rank of such a graph does the same).
+void finish_late_planning();
 
 }  // namespace nbrcoll

@@ -13,6 +13,10 @@
 // phase by phase: no graph plans in the short-lived phases, every graph
 // plans once in the long-lived one; with one rank asking for planning at
 // creation (NBRCOLL_SHORT_GRAPHS=0), every creation plans and none later.
+// --keep-at-finalize leaves two graphs of phase 3 unfreed at MPI_Finalize,
+// their planning in flight. --staged (under the default
+// NBRCOLL_SHORT_GRAPHS) makes graphs of 1 to 11 calls instead, each freed
+// between two of its planning's steps (see main).
 // --thread-multiple starts MPI as mpi4py does (each parent communicator
 // then keeps its own creation line: src/state/creation_line.h);
 // --two-threads also makes two threads create short-lived graphs at once,
@@ -304,6 +308,28 @@ int main(int argc, char** argv) {
     return finish();
   }
   int round = 0;
+  bool keep_two = false;
+  bool staged = false;
+  for (int i = 1; i < argc; ++i) {
+    keep_two = keep_two || std::strcmp(argv[i], "--keep-at-finalize") == 0;
+    staged = staged || std::strcmp(argv[i], "--staged") == 0;
+  }
+  if (staged) {
+    // Under the default NBRCOLL_SHORT_GRAPHS (8) the planning steps fall on
+    // different calls (late_plans.cpp: node lists posted at the third,
+    // received at the fourth, agreement completed at the ninth): graphs
+    // made and freed after each number of calls up to 11, and, with
+    // --keep-at-finalize, two left alive into MPI_Finalize after 3 and 5
+    // calls (node lists and agreement in flight).
+    phase(1);
+    for (int calls = 1; calls <= 11; ++calls) round_of(round++, calls);
+    std::vector<MPI_Comm> left;
+    round_of(round++, 3, &left);
+    round_of(round++, 5, &left);
+    if (!keep_two)
+      for (MPI_Comm& c : left) MPI_Comm_free(&c);
+    return finish();
+  }
   // Short-lived graphs: at most two blocking calls, none plans.
   phase(1);
   for (int i = 0; i < 14; ++i) {
@@ -314,12 +340,16 @@ int main(int argc, char** argv) {
   phase(2);
   for (int i = 0; i < 14; ++i) round_of(round++, 3 + i % 2);
   for (int i = 0; i < 2; ++i) across_planning(round++, i == 1);
-  // Called twice and kept alive, as mesh set-up keeps its index maps'
+  // Called twice (the last once) and kept alive, as mesh set-up keeps its index maps'
   // graphs for their nonblocking scatters: none plans.
+  // Their planning starts two calls before the one it plans at (the
+  // second and first here), so the freed ones finish its node lists and
+  // agreement in flight, and with --keep-at-finalize the last two (called
+  // once and twice) stay alive into MPI_Finalize, which finishes them.
   phase(3);
   std::vector<MPI_Comm> kept;
-  for (int i = 0; i < 14; ++i) round_of(round++, 2, &kept);
+  for (int i = 0; i < 14; ++i) round_of(round++, 2 - i / 13, &kept);
   phase(4);
-  for (MPI_Comm& c : kept) MPI_Comm_free(&c);
+  for (std::size_t i = 0; i + (keep_two ? 2 : 0) < kept.size(); ++i) MPI_Comm_free(&kept[i]);
   return finish();
 }
