@@ -6,6 +6,7 @@
 #include "call/device_sides.h"
 #include "call/large_counts.h"
 #include "call/tuning.h"
+#include "state/agreed_settings.h"
 #include "state/schedules.h"
 #include "support/config.h"
 #include "support/log.h"
@@ -96,7 +97,8 @@ bool repeat_holds(const Decision& kept, const UserCall& c, CommState& state, alg
 
 // Whether auto hands the call to the MPI: a blocking or nonblocking call
 // that goes linear by a rule every rank applies alike (not across nodes,
-// or not blocking: the branches of decide() below), in a host process, on
+// or nonblocking without a progress thread everywhere: the branches of
+// decide() below), in a host process, on
 // a graph whose own collective the MPI gets right
 // (GraphInfo::mpi_runs_linear). The MPI then posts the same messages with
 // its own datatype handling, which measured faster than nbrcoll's typed
@@ -106,7 +108,8 @@ bool repeat_holds(const Decision& kept, const UserCall& c, CommState& state, alg
 // handed off: docs/DESIGN.md section 5 says why.
 bool mpi_takes_linear(Mode mode, const GraphInfo& info) {
   return info.mpi_runs_linear && mode != Mode::kPersistent &&
-         (mode == Mode::kNonblocking || info.nodes == 1 || info.linear_only) && !device_process();
+         ((mode == Mode::kNonblocking && !progress_thread_everywhere()) || info.nodes == 1 || info.linear_only) &&
+         !device_process();
 }
 
 }  // namespace
@@ -229,9 +232,10 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
     s.choice.bundles = true;
     all(Variant::kAggregated);
     d.why = "NBRCOLL_ALGO";
-  } else if (mode != Mode::kBlocking) {
+  } else if (mode != Mode::kBlocking && !progress_thread_everywhere()) {
     // A leader or an owner forwards only inside an MPI call nbrcoll sees; a
-    // rank blocked elsewhere in the MPI would stall its peers.
+    // rank blocked elsewhere in the MPI would stall its peers. With a
+    // progress thread in every process they forward by the branches below.
     all(Variant::kLinear);
     d.why = "auto, nonblocking or persistent: linear";
   } else if (info.nodes == 1 && !device) {
@@ -253,7 +257,9 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
     d.why = c.alltoall() ? "auto by threshold, alltoall: linear"
             : device     ? "auto, device process: leader for blocks >= NBRCOLL_THRESHOLD"
                          : "auto: leader for blocks >= NBRCOLL_THRESHOLD";
-  } else if (algos::Tuner* tuner = begun != nullptr ? begun : tuner_for(*state, c.alltoall())) {
+  } else if (algos::Tuner* tuner = begun != nullptr          ? begun
+                                   : mode == Mode::kBlocking ? tuner_for(*state, c.alltoall())
+                                                             : nullptr) {
     // The measured choice: per block, the variant the tuner settled on, a
     // variant on trial, or the model's (call/tuning.h).
     linear_by_rule = false;

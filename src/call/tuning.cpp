@@ -88,7 +88,7 @@ const algos::Tuner* existing_tuner(const CommState& state, bool alltoall) {
 }
 
 bool tuning_busy(const CommState& state) {
-  if (state.info->plan_at_call != 0 && state.blocking_calls < state.info->plan_at_call) return true;
+  if (state.info->plan_at_call != 0 && state.planning_calls < state.info->plan_at_call) return true;
   for (const bool alltoall : {false, true}) {
     const algos::Tuner* t = existing_tuner(state, alltoall);
     if (t != nullptr && t->phase() != algos::Tuner::Phase::kClosed &&

@@ -10,9 +10,9 @@
 
 #include "call/progress_thread.h"
 #include "report/run_counters.h"
+#include "state/agreed_settings.h"
 #include "state/creation_line.h"
 #include "state/graph_setup.h"
-#include "state/late_plans.h"
 #include "state/shared_comm.h"
 #include "support/config.h"
 #include "support/log.h"
@@ -21,9 +21,11 @@
 namespace {
 
 // After the MPI's own initialisation: nbrcoll's process-wide communicator,
-// MPI_COMM_WORLD's creation line, every world rank's place and the late
-// planning's setting (shared_comm.h, creation_line.h, graph_setup.h,
-// late_plans.h), and the run report on or off (report/run_counters.h).
+// MPI_COMM_WORLD's creation line, every world rank's place and the
+// settings every process must read alike: the late planning's and whether
+// every process has a progress thread (shared_comm.h, creation_line.h,
+// graph_setup.h, agreed_settings.h), and the run report on or off
+// (report/run_counters.h). A progress thread is decided before.
 void initialise() {
   int rank = -1;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -31,7 +33,7 @@ void initialise() {
   nbrcoll::open_shared_comm();
   nbrcoll::open_world_line();
   nbrcoll::gather_world_places();
-  nbrcoll::agree_late_planning();
+  nbrcoll::agree_settings(nbrcoll::progress_thread_on());
   nbrcoll::report::start();
 }
 

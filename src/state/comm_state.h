@@ -151,7 +151,7 @@ struct CommState {
   std::shared_ptr<CallSequence> sequence;  // calls on this handle (persistent requests share it)
   std::shared_ptr<CallScratch> scratch;    // this handle's blocking calls', made by the first
   std::shared_ptr<ScratchPool> pool;       // its nonblocking calls', made by the first
-  std::uint64_t blocking_calls = 0;        // made on this handle (late_plans.h)
+  std::uint64_t planning_calls = 0;        // made on this handle that count towards planning (late_plans.h)
   std::shared_ptr<HandleTuning> tuning;    // made by the first tunable call
   std::shared_ptr<LatePlanning> late;      // from the blocking call that starts planning to the one it plans at
 };

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "report/run_counters.h"
+#include "state/agreed_settings.h"
 #include "state/cost_tables.h"
 #include "state/graph_setup.h"
 #include "state/places.h"
@@ -20,9 +21,6 @@
 namespace nbrcoll {
 
 namespace {
-
-// Written once in MPI_Init, before any graph exists; read by every creation.
-int g_linear_calls = 0;
 
 // What graph creation learnt of the graph, without its linear-only plans.
 std::shared_ptr<GraphInfo> facts_of(const GraphInfo& linear) {
@@ -120,7 +118,7 @@ constexpr std::uint64_t first_call(std::uint64_t due, std::uint64_t before) {
 std::mutex g_planning_lock;
 std::vector<std::weak_ptr<LatePlanning>> g_plannings;
 
-void track(const std::shared_ptr<LatePlanning>& late) {
+void track_planning(const std::shared_ptr<LatePlanning>& late) {
   const std::lock_guard<std::mutex> hold(g_planning_lock);
   std::erase_if(g_plannings, [](const std::weak_ptr<LatePlanning>& p) { return p.expired(); });
   g_plannings.push_back(late);
@@ -149,7 +147,7 @@ std::shared_ptr<LatePlanning> start_planning(CommState& state, MPI_Comm graph_co
   else
     late->received = late->failed = true;  // nothing posted, nothing to receive: the agreement fails
   late->node_lists = clock.lap();
-  track(late);
+  track_planning(late);
   return late;
 }
 
@@ -195,14 +193,14 @@ void install(CommState& state, LatePlanning& late) {
   const std::uint64_t due = state.info->plan_at_call;
   std::shared_ptr<GraphInfo> planned = agreed_graph(late, *state.own);
   if (!planned) {
-    log(LogLevel::kWarn, "planning a graph at its blocking call %llu failed; its calls stay linear",
+    log(LogLevel::kWarn, "planning a graph at its call %llu failed; its calls stay linear",
         static_cast<unsigned long long>(due));
     return;
   }
   const double total = late.node_lists.wall + late.plans.wall + late.agreement.wall;
   if (log_enabled(LogLevel::kTrace))
     log(LogLevel::kTrace,
-        "graph plans at its blocking call %llu (%d ranks, %d nodes%s) in us, spread over its calls %llu to %llu: "
+        "graph plans at its call %llu (%d ranks, %d nodes%s) in us, spread over its calls %llu to %llu: "
         "node lists %.0f, plans %.0f, agreement %.0f, total %.0f",
         static_cast<unsigned long long>(due), planned->size, planned->nodes, late.reused ? ", plans reused" : "",
         static_cast<unsigned long long>(first_call(due, kListsBefore)), static_cast<unsigned long long>(due),
@@ -217,20 +215,8 @@ void install(CommState& state, LatePlanning& late) {
 
 }  // namespace
 
-void agree_late_planning() {
-  const MPI_Comm shared = shared_comm();
-  if (shared == MPI_COMM_NULL) return;
-  int least = config().short_graph_calls;
-  // Collective over MPI_COMM_WORLD, like the gathers before it.
-  if (PMPI_Allreduce(MPI_IN_PLACE, &least, 1, MPI_INT, MPI_MIN, shared) == MPI_SUCCESS) g_linear_calls = least;
-}
-
-int linear_calls_before_plans() {
-  return g_linear_calls;
-}
-
 void plan_if_due(CommState& state, MPI_Comm graph_comm) {
-  const std::uint64_t n = ++state.blocking_calls;
+  const std::uint64_t n = ++state.planning_calls;
   const std::uint64_t due = state.info->plan_at_call;
   if (due == 0 || n > due || n + kListsBefore < due) return;
   if (n == first_call(due, kListsBefore)) state.late = start_planning(state, graph_comm);

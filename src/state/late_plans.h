@@ -25,21 +25,14 @@
 
 #include <mpi.h>
 
+#include "state/agreed_settings.h"  // linear_calls_before_plans
 #include "state/comm_state.h"
 
 namespace nbrcoll {
 
-// At MPI_Init (after the shared communicator opened; every world process
-// calls it): the least NBRCOLL_SHORT_GRAPHS of all processes, by one
-// allreduce, so that every process counts alike.
-void agree_late_planning();
-
-// The blocking calls a graph across nodes runs linear before it plans; 0:
-// graphs plan at creation (NBRCOLL_SHORT_GRAPHS=0 in some process, or no
-// shared communicator). The same in every process.
-int linear_calls_before_plans();
-
-// Every blocking call on a handle, first: counts it, and where it is the
+// Every blocking call on a handle, first, and with a progress thread in
+// every process (agreed_settings.h) every nonblocking call and persistent
+// init too, since those may then forward: counts it, and where it is the
 // one its graph plans at, plans (collective over `graph_comm`) and gives the
 // handle the planned graph, a scratch and a pool of its own (the old ones
 // remember calls and kept messages of the linear plans). Where planning

@@ -1,0 +1,36 @@
+#include "state/agreed_settings.h"
+
+#include <mpi.h>
+
+#include "state/shared_comm.h"
+#include "support/config.h"
+
+namespace nbrcoll {
+
+namespace {
+
+// Written once in MPI_Init, before any graph exists; read by every creation
+// and call.
+int g_linear_calls = 0;
+bool g_threads_everywhere = false;
+
+}  // namespace
+
+void agree_settings(bool progress_thread_here) {
+  const MPI_Comm shared = shared_comm();
+  if (shared == MPI_COMM_NULL) return;
+  int least[2] = {config().short_graph_calls, progress_thread_here ? 1 : 0};
+  if (PMPI_Allreduce(MPI_IN_PLACE, least, 2, MPI_INT, MPI_MIN, shared) != MPI_SUCCESS) return;
+  g_linear_calls = least[0];
+  g_threads_everywhere = least[1] == 1;
+}
+
+int linear_calls_before_plans() {
+  return g_linear_calls;
+}
+
+bool progress_thread_everywhere() {
+  return g_threads_everywhere;
+}
+
+}  // namespace nbrcoll
