@@ -22,6 +22,9 @@ namespace nbrbench {
 namespace {
 
 constexpr int kGuardDoubles = 8;  // guard before, between and after the blocks
+// At most this many untimed calls per column count for auto to settle
+// (--reuse-graph; neighbor_bench.cpp's limit).
+constexpr int kSpmmSettleLimit = 160;
 
 struct Layout {
   std::vector<std::int64_t> row_start;  // rows of A (and C) of rank p: [row_start[p], row_start[p+1])
@@ -111,8 +114,16 @@ Outcome run_spmm(const Options& o, const World& w) {
         for (int j = 0; j < k; ++j) b_local[static_cast<std::size_t>(r * k + j)] = b_value(b0 + r, j, cl);
       if (o.validate) std::fill(recv.begin(), recv.end(), guard);
     };
-    steps.run = [&](std::size_t) {
-      MPI_Comm g = create_graph(spec);
+    // --reuse-graph: each way's graph made once for this k, under its own
+    // setting (as neighbor_bench does), else one per call, its creation timed.
+    std::vector<MPI_Comm> kept(o.algos.size(), MPI_COMM_NULL);
+    if (o.reuse_graph)
+      for (std::size_t alg = 0; alg < o.algos.size(); ++alg) {
+        select_algo(o.algos[alg]);
+        kept[alg] = create_graph(spec);
+      }
+    steps.run = [&](std::size_t alg) {
+      MPI_Comm g = o.reuse_graph ? kept[alg] : create_graph(spec);
       // An empty vector's data() may be NULL, which an MPI may reject even
       // for zero elements (a rank without in-neighbours, or without rows of B).
       int spare_count = 0, spare_displ = 0;
@@ -120,7 +131,7 @@ Outcome run_spmm(const Options& o, const World& w) {
       MPI_Neighbor_allgatherv(b_local.empty() ? &spare_send : b_local.data(), sendcount, MPI_DOUBLE, recv.data(),
                               counts.empty() ? &spare_count : counts.data(),
                               displs.empty() ? &spare_displ : displs.data(), MPI_DOUBLE, g);
-      MPI_Comm_free(&g);
+      if (!o.reuse_graph) MPI_Comm_free(&g);
     };
     if (o.validate)
       steps.check = [&](std::size_t alg, std::uint64_t cl) {
@@ -177,7 +188,18 @@ Outcome run_spmm(const Options& o, const World& w) {
           }
         }
       };
+    // auto is timed as a program that repeats the call runs it: once its
+    // graph has planned and its tuning settled (a new graph per call never
+    // plans: src/state/late_plans.h).
+    for (std::size_t alg = 0; o.reuse_graph && alg < o.algos.size(); ++alg) {
+      if (o.algos[alg] != "auto") continue;
+      const int made = settle(alg, o.algos[alg], kept[alg], kSpmmSettleLimit, call, steps);
+      if (made > 0)
+        res.settled += (res.settled.empty() ? "" : ", ") + ("k=" + std::to_string(k)) + " " + std::to_string(made);
+    }
     const auto sums = time_interleaved(o.algos, o.warmup, o.iters, call, steps);
+    for (MPI_Comm& g : kept)
+      if (g != MPI_COMM_NULL) MPI_Comm_free(&g);
     const auto block_bytes = static_cast<std::uint64_t>(max_rows * k) * sizeof(double);
     const std::string params = "matrix=" + name + ";cols=" + std::to_string(k);
     for (std::size_t i = 0; i < o.algos.size(); ++i)

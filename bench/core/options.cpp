@@ -41,7 +41,8 @@ const char* usage() {
          "  --pattern rsg   --density D [--seed S]   Erdos-Renyi graph, edge i->j with probability D\n"
          "  --pattern moore --dims d --radius r      periodic Moore neighbourhood on an MPI_Dims_create grid\n"
          "  --pattern spmm  --matrix M [--cols k[,k..]]  row-block SpMM, B gathered with neighbor_allgatherv;\n"
-         "                  M = file.mtx | gen:ccc:D | gen:debruijn:D | gen:delaunay:N[:SEED]\n"
+         "                  M = file.mtx | gen:ccc:D | gen:debruijn:D | gen:delaunay:N[:SEED]; a new graph per\n"
+         "                  call (creation timed), or with --reuse-graph one per way and k (auto timed once settled)\n"
          "  --pattern file  --graph FILE             edge list, 'src dst' per line, # comments\n"
          "options:\n"
          "  --sizes SPEC      bytes per block: 4096 | 1K | 1K:64M (powers of two) | comma list (default 1K:64M)\n"
@@ -99,6 +100,8 @@ Options parse_options(const std::vector<std::string>& args) {
       o.radius = static_cast<int>(to_ll(a, value(), 1, 64));
     else if (a == "--matrix")
       o.matrix = value();
+    else if (a == "--reuse-graph")
+      o.reuse_graph = true;
     else if (a == "--cols") {
       o.cols.clear();
       for (const auto& c : split_list(value())) o.cols.push_back(static_cast<int>(to_ll(a, c, 1, 1 << 20)));

@@ -19,6 +19,7 @@ struct Options {
   int radius = 1;                    // moore
   std::string matrix;                // spmm: file or gen:...
   std::vector<int> cols{8};          // spmm: columns of B (a sweep when several)
+  bool reuse_graph = false;          // spmm: one graph per way and column count, not one per call
   std::string graph;                 // file: edge list
   std::vector<std::uint64_t> sizes;  // bytes per block
   std::vector<std::string> algos{"native", "linear", "leader"};
