@@ -124,7 +124,8 @@ void track_planning(const std::shared_ptr<LatePlanning>& late) {
   g_plannings.push_back(late);
 }
 
-// Call due-2 (or 1): this rank's node lists, posted.
+// The call kListsBefore before the one it plans at (or the first): this
+// rank's node lists, posted.
 std::shared_ptr<LatePlanning> start_planning(CommState& state, MPI_Comm graph_comm) {
   auto late = std::make_shared<LatePlanning>();
   late->linear = state.info;
@@ -151,7 +152,8 @@ std::shared_ptr<LatePlanning> start_planning(CommState& state, MPI_Comm graph_co
   return late;
 }
 
-// Call due-1: the peers' node lists, the plans, the agreement started.
+// The call kPlansBefore before it (or the first): the peers' node lists,
+// the plans, the agreement started.
 void plan_and_agree(LatePlanning& late) {
   Stopwatch clock;
   if (!late.received) late.failed = late.receive() != MPI_SUCCESS || late.failed;
@@ -170,8 +172,8 @@ void plan_and_agree(LatePlanning& late) {
   late.agreement = clock.lap();
 }
 
-// Call due: the agreement, read; the planned graph, or null on every rank
-// where any rank failed.
+// The call it plans at: the agreement, read; the planned graph, or null
+// on every rank where any rank failed.
 std::shared_ptr<GraphInfo> agreed_graph(LatePlanning& late, const OwnedComm& own) {
   Stopwatch clock;
   int rc = late.started;
