@@ -98,11 +98,11 @@ bool repeat_holds(const Decision& kept, const UserCall& c, CommState& state, alg
 // Whether auto hands the call to the MPI: a blocking or nonblocking call
 // that goes linear by a rule every rank applies alike (not across nodes,
 // or nonblocking without a progress thread everywhere: the branches of
-// decide() below), in a host process, on
-// a graph whose own collective the MPI gets right
-// (GraphInfo::mpi_runs_linear). The MPI then posts the same messages with
-// its own datatype handling, which measured faster than nbrcoll's typed
-// linear call on Cartesian subarray faces (bench/results/typed-alltoallw).
+// decide() below), in a host process, on a graph whose own collective the
+// MPI gets right (GraphInfo::mpi_runs_linear). The MPI then posts the same
+// messages with its own datatype handling, which measured faster than
+// nbrcoll's typed linear call on Cartesian subarray faces
+// (bench/results/typed-alltoallw, bench/results/cartesian-handoff).
 // Not persistent calls: MPICH 4.0.2's persistent neighborhood requests fail
 // in MPI_Testall (mpi.topo.np1.auto). Elsewhere a linear call is not
 // handed off: docs/DESIGN.md section 5 says why.
