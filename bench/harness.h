@@ -54,6 +54,9 @@ std::vector<Timed> time_interleaved(const std::vector<std::string>& algos, int w
 // graph that plans late), at most `limit`; returns how many it made, the
 // same on every rank. So that auto is timed at its steady state, as a program that
 // repeats a call runs it.
+// At most this many untimed calls for auto's tuning to settle (it takes
+// about 20-60: src/call/tuning.h).
+constexpr int kSettleLimit = 160;
 int settle(std::size_t a, const std::string& algo, MPI_Comm comm, int limit, std::uint64_t& call,
            const CallSteps& steps);
 

@@ -22,10 +22,6 @@ namespace nbrbench {
 
 namespace {
 
-// At most this many untimed calls per size for auto's tuning to settle
-// (it takes about 20-60: src/call/tuning.h).
-constexpr int kSettleLimit = 160;
-
 constexpr std::size_t kGuard = 64;  // guard bytes around the receive blocks (and between them for the v-variants)
 
 // The same calls again, each with o.compute's computation between its start

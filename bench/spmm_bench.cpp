@@ -22,9 +22,6 @@ namespace nbrbench {
 namespace {
 
 constexpr int kGuardDoubles = 8;  // guard before, between and after the blocks
-// At most this many untimed calls per column count for auto to settle
-// (--reuse-graph; neighbor_bench.cpp's limit).
-constexpr int kSpmmSettleLimit = 160;
 
 struct Layout {
   std::vector<std::int64_t> row_start;  // rows of A (and C) of rank p: [row_start[p], row_start[p+1])
@@ -193,7 +190,7 @@ Outcome run_spmm(const Options& o, const World& w) {
     // plans: src/state/late_plans.h).
     for (std::size_t alg = 0; o.reuse_graph && alg < o.algos.size(); ++alg) {
       if (o.algos[alg] != "auto") continue;
-      const int made = settle(alg, o.algos[alg], kept[alg], kSpmmSettleLimit, call, steps);
+      const int made = settle(alg, o.algos[alg], kept[alg], kSettleLimit, call, steps);
       if (made > 0)
         res.settled += (res.settled.empty() ? "" : ", ") + ("k=" + std::to_string(k)) + " " + std::to_string(made);
     }
