@@ -61,6 +61,7 @@ PlanInput make_plan_input(const CommGraph& g, int rank) {
   input.in = g.in[r];
   input.out = g.out[r];
   input.pairing = g.pairing;
+  input.remote_leaders = g.remote_leaders;
   for (int q = 0; q < g.size(); ++q) {
     if (g.places[static_cast<std::size_t>(q)].node != node) continue;
     input.node_in.emplace_back(q, g.in[static_cast<std::size_t>(q)]);

@@ -130,6 +130,13 @@ std::vector<std::string> builtin_machine_names() {
   return names;
 }
 
+int remote_leaders_for(const MachineModel& m) {
+  constexpr double kMost = 1024;
+  const double per_rank = m.link[kNetwork].bytes_per_us;
+  if (!(per_rank > 0) || !(m.nic_bytes_per_us > 0)) return 1;
+  return static_cast<int>(std::clamp(std::round(m.nic_bytes_per_us / per_rank), 1.0, kMost));
+}
+
 std::optional<MachineModel> parse_machine(std::string_view text, const MachineModel& base, std::string& error) {
   MachineModel m = base;
   std::istringstream in{std::string(text)};

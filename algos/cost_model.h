@@ -57,6 +57,14 @@ struct MachineModel {
 std::optional<MachineModel> builtin_machine(std::string_view name);
 std::vector<std::string> builtin_machine_names();
 
+// How many ranks of a node it takes to fill the node's network link: the
+// node's rate over one rank's (nic / rate.network), rounded, at least 1
+// and at most 1024. The leader plan splits a block over at most that many
+// leaders on another node (PlanInput::remote_leaders): a split over more
+// adds messages and moves nothing sooner. Frontier: 8 (every package
+// group), one NIC a rank can fill (the emulated cluster, generic): 1.
+int remote_leaders_for(const MachineModel& m);
+
 // A machine from text: `key = value` lines, `#` comments. Keys: name,
 // alpha.<class> and rate.<class> for the classes same-device, same-package,
 // xgmi-linked, multi-hop, network (us and bytes/us), nic, copy (bytes/us),

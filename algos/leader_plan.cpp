@@ -128,13 +128,42 @@ class LeaderPlanner {
     }
   }
 
+  // At most `limit` groups (limit > 0): consecutive package groups merged,
+  // group j of k into group j * limit / k. The groups view consecutive runs
+  // of grouped_, so a merged group is again a run. Its leader takes turns by
+  // source (the run rotated by source mod its size): one fixed leader per
+  // node would receive and forward most blocks of a stencil's row alone.
+  void merge_groups(std::vector<PackageGroup>& groups, int limit, int source) {
+    const std::size_t k = groups.size();
+    const auto most = static_cast<std::size_t>(limit);
+    if (limit <= 0 || k <= most) return;
+    std::size_t merged = 0;
+    for (std::size_t j = 0; j < k; ++j) {
+      const std::size_t into = j * most / k;
+      if (into == merged && j > 0) {
+        PackageGroup& g = groups[into];
+        g.members = {g.members.data(), g.members.size() + groups[j].members.size()};
+      } else {
+        groups[into] = groups[j];
+        merged = into;
+      }
+    }
+    groups.resize(most);
+    for (PackageGroup& g : groups) {
+      const auto first = grouped_.begin() + (g.members.data() - grouped_.data());
+      const auto turn = static_cast<std::ptrdiff_t>(static_cast<std::size_t>(source) % g.members.size());
+      std::rotate(first, first + turn, first + static_cast<std::ptrdiff_t>(g.members.size()));
+    }
+  }
+
   // L_r, RM, PEM: source and its distinct destinations `dests` on another
-  // node. One leader per package group; part j of k goes to leader j over
-  // the network, the leaders exchange parts, each leader forwards every part
-  // to the rest of its group.
+  // node. One leader per package group (at most in_.remote_leaders); part j
+  // of k goes to leader j over the network, the leaders exchange parts,
+  // each leader forwards every part to the rest of its group.
   void deliver_remote(int source, const std::vector<int>& dests) {
     grouped_.assign(dests.begin(), dests.end());
     group_by_package(grouped_, in_.places, groups_);
+    merge_groups(groups_, in_.remote_leaders, source);
     const std::vector<PackageGroup>& groups = groups_;
     const auto k = static_cast<std::uint32_t>(groups.size());
     auto part = [k](std::size_t j) {

@@ -143,6 +143,7 @@ std::uint64_t hash_plan_input(const PlanInput& input) {
   h.add(input.out);
   h.add(input.node_in);
   h.add(input.node_out);
+  h.add(input.remote_leaders);
   return h.value();
 }
 

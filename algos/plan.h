@@ -278,6 +278,11 @@ struct PlanInput {
   // Out-lists of the same ranks, in the same order (the aggregated planner's
   // owners gather what their node sends to another node).
   std::vector<std::pair<int, std::vector<int>>> node_out;
+  // The most leaders the leader plan splits a block over on another node
+  // (L_r): where one rank can fill its node's network link, splitting only
+  // multiplies messages (remote_leaders_for, cost_model.h). 0: one leader
+  // per package group, as the paper. The same on every rank.
+  int remote_leaders = 0;
   // Equal inputs give equal plans: every planner is a function of its input.
   friend bool operator==(const PlanInput&, const PlanInput&) = default;
 };

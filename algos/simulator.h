@@ -30,6 +30,7 @@ struct CommGraph {
   std::vector<std::vector<int>> out;  // out-list of each rank (kNoRank allowed)
   // kCartesian: in == out on every rank, (-1, +1) pairs per dimension.
   EdgePairing pairing = EdgePairing::kListOrder;
+  int remote_leaders = 0;  // PlanInput::remote_leaders of every rank
   [[nodiscard]] int size() const { return static_cast<int>(places.size()); }
 };
 

@@ -131,6 +131,9 @@ RandomCase random_case(Rng& rng) {
   if (nulls) c.what += ", PROC_NULL";
   c.what += ", P=" + std::to_string(p) + ", E=" + std::to_string(edges.size());
   for (int i = 0; i < 2; ++i) c.blocks.push_back(random_blocks(rng, p, edges.size()));
+  // Drawn last, so the graphs stay those of the seeds before it.
+  c.graph.remote_leaders = chance(rng, 0.5) ? 0 : pick(rng, 1, 3);
+  if (c.graph.remote_leaders > 0) c.what += ", remote leaders " + std::to_string(c.graph.remote_leaders);
   return c;
 }
 

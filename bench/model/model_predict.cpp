@@ -33,7 +33,8 @@ void add_ranks(const algos::CommGraph& g, bool alltoall, const algos::MachineMod
                const std::vector<std::uint64_t>& sizes, int first, int last, std::vector<VariantPrediction>& rows) {
   const std::vector<std::uint64_t>& model = algos::model_sizes();
   for (int r = first; r < last; ++r) {
-    const algos::PlanInput input = algos::make_plan_input(g, r);
+    algos::PlanInput input = algos::make_plan_input(g, r);
+    input.remote_leaders = algos::remote_leaders_for(m);  // as the library agrees it at MPI_Init
     for (VariantPrediction& row : rows) {
       const algos::Plan plan = planner_of(row.variant, alltoall)(input);
       for (std::size_t k = 0; k < model.size(); ++k) {

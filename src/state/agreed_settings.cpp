@@ -2,6 +2,8 @@
 
 #include <mpi.h>
 
+#include "algos/cost_model.h"
+#include "state/cost_tables.h"
 #include "state/shared_comm.h"
 #include "support/config.h"
 
@@ -13,16 +15,18 @@ namespace {
 // and call.
 int g_linear_calls = 0;
 bool g_threads_everywhere = false;
+int g_remote_leaders = 0;
 
 }  // namespace
 
 void agree_settings(bool progress_thread_here) {
   const MPI_Comm shared = shared_comm();
   if (shared == MPI_COMM_NULL) return;
-  int least[2] = {config().short_graph_calls, progress_thread_here ? 1 : 0};
-  if (PMPI_Allreduce(MPI_IN_PLACE, least, 2, MPI_INT, MPI_MIN, shared) != MPI_SUCCESS) return;
+  int least[3] = {config().short_graph_calls, progress_thread_here ? 1 : 0, algos::remote_leaders_for(machine_model())};
+  if (PMPI_Allreduce(MPI_IN_PLACE, least, 3, MPI_INT, MPI_MIN, shared) != MPI_SUCCESS) return;
   g_linear_calls = least[0];
   g_threads_everywhere = least[1] == 1;
+  g_remote_leaders = least[2];
 }
 
 int linear_calls_before_plans() {
@@ -31,6 +35,10 @@ int linear_calls_before_plans() {
 
 bool progress_thread_everywhere() {
   return g_threads_everywhere;
+}
+
+int remote_leaders() {
+  return g_remote_leaders;
 }
 
 }  // namespace nbrcoll

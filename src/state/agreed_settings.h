@@ -7,9 +7,10 @@
 namespace nbrcoll {
 
 // At MPI_Init, after the shared communicator opened (shared_comm.h):
-// the least NBRCOLL_SHORT_GRAPHS of all processes, and whether every
-// process runs a progress thread (`progress_thread_here`: this one does,
-// call/progress_thread.h). Without a shared communicator nothing is
+// the least NBRCOLL_SHORT_GRAPHS of all processes, whether every process
+// runs a progress thread (`progress_thread_here`: this one does,
+// call/progress_thread.h) and the leaders a remote block splits over (from
+// each process's machine model, loaded here). Without a shared communicator nothing is
 // agreed: graphs plan at creation and no thread counts.
 void agree_settings(bool progress_thread_here);
 
@@ -22,5 +23,11 @@ int linear_calls_before_plans();
 // move while ranks compute outside MPI or block in other MPI calls: auto
 // may forward in nonblocking and persistent calls (call/decide.cpp).
 bool progress_thread_everywhere();
+
+// The most leaders the leader plan splits a block over on another node
+// (algos::PlanInput::remote_leaders): the least algos::remote_leaders_for
+// of every process's machine model; 0 (one per package group) where
+// nothing was agreed.
+int remote_leaders();
 
 }  // namespace nbrcoll

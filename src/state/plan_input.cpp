@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include "state/agreed_settings.h"
 #include "support/config.h"
 #include "support/log.h"
 
@@ -27,6 +28,7 @@ void set_node(algos::PlanInput& input) {
   input.node.devices = topology.devices;
   input.node.links = topology.links;
   input.node.hops = topology.hops;
+  input.remote_leaders = remote_leaders();
 }
 
 }  // namespace nbrcoll

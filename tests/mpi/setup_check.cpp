@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <map>
 
+#include "algos/cost_model.h"
 #include "state/comm_state.h"
 #include "state/cost_tables.h"
 #include "state/creation_line.h"
@@ -172,6 +173,8 @@ std::vector<std::int64_t> expected_cost_terms(MPI_Comm comm, const Graph& g, con
   input.node.devices = topology.devices;
   input.node.links = topology.links;
   input.node.hops = topology.hops;
+  // Every rank loads the same machine here, so the agreed value is its own.
+  input.remote_leaders = algos::remote_leaders_for(nbrcoll::machine_model());
   using algos::Variant;
   const std::pair<Variant, algos::Plan> gathers[] = {{Variant::kLinear, algos::build_linear_plan(input)},
                                                      {Variant::kLeader, algos::build_leader_plan(input)},

@@ -33,6 +33,17 @@ TEST(CostModel, MachinesRoundTripThroughTheirText) {
   EXPECT_FALSE(builtin_machine("no-such-machine"));
 }
 
+TEST(CostModel, RemoteLeadersAreTheRanksThatFillTheNetwork) {
+  EXPECT_EQ(remote_leaders_for(*builtin_machine("frontier")), 8);  // 100 GB/s NICs, 12 GB/s a rank
+  EXPECT_EQ(remote_leaders_for(*builtin_machine("generic")), 1);
+  EXPECT_EQ(remote_leaders_for(*builtin_machine("emulated")), 1);
+  MachineModel m = *builtin_machine("generic");
+  m.nic_bytes_per_us = 3.4 * m.link[static_cast<std::size_t>(LinkClass::kNetwork)].bytes_per_us;
+  EXPECT_EQ(remote_leaders_for(m), 3);
+  m.nic_bytes_per_us = 0.2 * m.link[static_cast<std::size_t>(LinkClass::kNetwork)].bytes_per_us;
+  EXPECT_EQ(remote_leaders_for(m), 1);
+}
+
 TEST(CostModel, ParseKeepsTheBaseAndNamesTheBadLine) {
   const MachineModel base = *builtin_machine("frontier");
   std::string error;

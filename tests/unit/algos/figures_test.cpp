@@ -105,5 +105,43 @@ TEST(PaperFigures, Fig6RemoteFourLeadersNoPeers) {
   expect_checks_pass(g);
 }
 
+// Fig. 6 where one rank fills the node's network (remote_leaders = 1): the
+// whole block to one leader, which forwards it to the other three. The
+// leader takes turns by source: 9 mod 4 = 1 picks the second, 2; source 8
+// picks the first, 0.
+TEST(PaperFigures, Fig6WithOneRemoteLeader) {
+  CommGraph g = figure_comm(9, {0, 2, 4, 6});
+  g.remote_leaders = 1;
+  const auto plans = build_plans(g, build_leader_plan);
+  const std::set<Moved> want = {{9, 2, 9, 0, 1024}, {2, 4, 9, 0, 1024}, {2, 6, 9, 0, 1024}, {2, 0, 9, 0, 1024}};
+  EXPECT_EQ(moved(plans, kKiB), want);
+  expect_checks_pass(g);
+  CommGraph from8 = figure_comm(8, {0, 2, 4, 6});
+  from8.remote_leaders = 1;
+  const std::set<Moved> want8 = {{8, 0, 8, 0, 1024}, {0, 2, 8, 0, 1024}, {0, 4, 8, 0, 1024}, {0, 6, 8, 0, 1024}};
+  EXPECT_EQ(moved(build_plans(from8, build_leader_plan), kKiB), want8);
+}
+
+// Fig. 6's destinations with remote_leaders = 2: the package groups merged
+// in order, {0, 2} and {4, 6}, each led by its member 9 mod 2 = 1 (2 and 6).
+TEST(PaperFigures, RemoteLeadersMergeConsecutivePackages) {
+  CommGraph g = figure_comm(9, {0, 2, 4, 6});
+  g.remote_leaders = 2;
+  auto plans = build_plans(g, build_leader_plan);
+  const std::set<Moved> four = {
+      {9, 2, 9, 0, 512}, {9, 6, 9, 512, 1024},  // L_r
+      {2, 6, 9, 0, 512}, {6, 2, 9, 512, 1024},  // RM
+      {2, 0, 9, 0, 512}, {2, 0, 9, 512, 1024},  // PEM
+      {6, 4, 9, 0, 512}, {6, 4, 9, 512, 1024},
+  };
+  EXPECT_EQ(moved(plans, kKiB), four);
+  expect_checks_pass(g);
+  // Two groups already: a limit of 2 (or more) changes nothing.
+  CommGraph two = figure_comm(9, {0, 1, 2, 3});
+  const auto unlimited = build_plans(two, build_leader_plan);
+  two.remote_leaders = 2;
+  EXPECT_EQ(build_plans(two, build_leader_plan), unlimited);
+}
+
 }  // namespace
 }  // namespace nbrcoll::algos::testing

@@ -59,6 +59,7 @@ TEST(PlanInputKey, EveryFieldCounts) {
            }},
           {"a node peer's in-list", [](PlanInput& p) { p.node_in.back().second.push_back(0); }},
           {"a node peer's out-list", [](PlanInput& p) { p.node_out.front().second.push_back(0); }},
+          {"the remote leaders", [](PlanInput& p) { ++p.remote_leaders; }},
       };
       for (const auto& [what, change] : changes) {
         PlanInput changed = input;
