@@ -1,4 +1,4 @@
-"""Paired speed-ups over native of run.sh's CSVs: per pattern, block and way,
+"""Paired speed-ups over native of run.sh's CSVs: per layout, pattern, block and way,
 the median over runs of the old and the new build, with the new build's
 range; auto/best is auto's time against the best other way of its run."""
 import collections
@@ -10,8 +10,9 @@ import sys
 
 folder = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 ratios = collections.defaultdict(list)
-for path in sorted(glob.glob(os.path.join(folder, "n2-*-r*.csv"))):
-    _, pattern, build, _ = os.path.basename(path)[:-4].split("-")
+for path in sorted(glob.glob(os.path.join(folder, "n*-*-r*.csv"))):
+    nodes, pattern, build, _ = os.path.basename(path)[:-4].split("-")
+    pattern = f"{pattern}, {nodes[1:]} nodes"
     rows = list(csv.DictReader(open(path)))
     medians = collections.defaultdict(dict)
     for row in rows:
@@ -22,7 +23,7 @@ for path in sorted(glob.glob(os.path.join(folder, "n2-*-r*.csv"))):
         best = min(us for way, us in by_way.items() if way != "auto")
         ratios[(pattern, size, "auto/best", build)].append(best / by_way["auto"])
 
-for pattern in ("rsg", "moore"):
+for pattern in sorted({k[0] for k in ratios}, reverse=True):
     print(f"{pattern}: paired speed-up over native, median of runs, old -> new [new's range]")
     for size in sorted({k[1] for k in ratios if k[0] == pattern}):
         cells = []
