@@ -12,7 +12,8 @@ folder = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(_
 ratios = collections.defaultdict(list)
 for path in sorted(glob.glob(os.path.join(folder, "n*-*-r*.csv"))):
     nodes, pattern, build, _ = os.path.basename(path)[:-4].split("-")
-    pattern = f"{pattern}, {nodes[1:]} nodes"
+    count, _, rate = nodes[1:].partition("@")
+    pattern = f"{pattern}, {count} nodes" + (f", {rate}" if rate else "")
     rows = list(csv.DictReader(open(path)))
     medians = collections.defaultdict(dict)
     for row in rows:
