@@ -48,15 +48,16 @@ struct Timed {
 std::vector<Timed> time_interleaved(const std::vector<std::string>& algos, int warmup, int iters, std::uint64_t& call,
                                     const CallSteps& steps);
 
+// At most this many untimed calls for auto's tuning to settle (it takes
+// about 20-60: src/call/tuning.h), settle()'s usual `limit`.
+constexpr int kSettleLimit = 160;
+
 // Calls of algorithm `a` on `comm` (steps as in time_interleaved, untimed),
 // one and then more until nbrcoll says on every rank that they no longer
 // change plan by themselves (tuning_busy: auto still timing a size, or a
 // graph that plans late), at most `limit`; returns how many it made, the
-// same on every rank. So that auto is timed at its steady state, as a program that
-// repeats a call runs it.
-// At most this many untimed calls for auto's tuning to settle (it takes
-// about 20-60: src/call/tuning.h).
-constexpr int kSettleLimit = 160;
+// same on every rank. So that auto is timed at its steady state, as a
+// program that repeats a call runs it.
 int settle(std::size_t a, const std::string& algo, MPI_Comm comm, int limit, std::uint64_t& call,
            const CallSteps& steps);
 

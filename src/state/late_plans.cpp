@@ -124,6 +124,15 @@ constexpr bool kAgreeAhead = false;
 constexpr bool kAgreeAhead = true;
 #endif
 
+// The agreement's MAX allreduce of `late.terms` on the graph: started
+// (`reduce`: its request) or, where `reduce` is null, made.
+int reduce_terms(LatePlanning& late, MPI_Request* reduce) {
+  const int n = static_cast<int>(late.terms.size());
+  return reduce != nullptr
+             ? PMPI_Iallreduce(MPI_IN_PLACE, late.terms.data(), n, MPI_INT64_T, MPI_MAX, late.graph_comm, reduce)
+             : PMPI_Allreduce(MPI_IN_PLACE, late.terms.data(), n, MPI_INT64_T, MPI_MAX, late.graph_comm);
+}
+
 // The call `before` calls before `due`, or the first.
 constexpr std::uint64_t first_call(std::uint64_t due, std::uint64_t before) {
   return due > before ? due - before : 1;
@@ -182,9 +191,7 @@ void plan_and_agree(LatePlanning& late) {
   }
   late.plans = clock.lap();
   late.terms = agreement_terms(late.failed ? nullptr : late.info.get());
-  late.started = kAgreeAhead ? PMPI_Iallreduce(MPI_IN_PLACE, late.terms.data(), static_cast<int>(late.terms.size()),
-                                               MPI_INT64_T, MPI_MAX, late.graph_comm, &late.reduce)
-                             : MPI_SUCCESS;
+  late.started = kAgreeAhead ? reduce_terms(late, &late.reduce) : MPI_SUCCESS;
   late.agreement = clock.lap();
 }
 
@@ -193,10 +200,7 @@ void plan_and_agree(LatePlanning& late) {
 std::shared_ptr<GraphInfo> agreed_graph(LatePlanning& late, const OwnedComm& own) {
   Stopwatch clock;
   int rc = late.started;
-  if (rc == MPI_SUCCESS)
-    rc = kAgreeAhead ? PMPI_Wait(&late.reduce, MPI_STATUS_IGNORE)
-                     : PMPI_Allreduce(MPI_IN_PLACE, late.terms.data(), static_cast<int>(late.terms.size()), MPI_INT64_T,
-                                      MPI_MAX, late.graph_comm);
+  if (rc == MPI_SUCCESS) rc = kAgreeAhead ? PMPI_Wait(&late.reduce, MPI_STATUS_IGNORE) : reduce_terms(late, nullptr);
   const Agreement agreed = read_agreement(late.terms, rc);
   late.agreement.wall += clock.lap().wall;
   // Every rank reads the same agreed stride, so every rank gives up alike

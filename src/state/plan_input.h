@@ -14,7 +14,8 @@ const topo::NodeTopology& node_topology();
 // An MPI rank in a neighbour list as the planners number it.
 int to_plan_rank(int mpi_rank);
 
-// This node's devices, links and hops into `input`.
+// This node's devices, links and hops into `input`, and the leaders a
+// block splits over on another node (agreed at MPI_Init).
 void set_node(algos::PlanInput& input);
 
 }  // namespace nbrcoll
