@@ -17,13 +17,19 @@
 // two or more variants are predicted within `factor` of the fastest at
 // either of its edges; only uncertain buckets are tried. The tuner runs in
 // phases:
-//  - trying (the first phase): call n runs the variant kAllVariants[(n +
-//    n / 3) % 3] (every variant once in each three calls, in an order that
-//    turns, so that a program repeating a cycle of three calls still meets
-//    each) for every block of an uncertain, unsettled bucket where that variant is
-//    a candidate (the model's choice where it is not), and the call's time
+//  - trying (the first phase): the calls go in runs of kRunCalls, and
+//    run r = n / kRunCalls takes kAllVariants[(r + r / 3) % 3] (each
+//    variant one run in every three, in an order that turns, so that a
+//    program repeating a short cycle of calls still meets each) for every
+//    block of an uncertain, unsettled bucket where that variant is a
+//    candidate (the model's choice where it is not), and the call's time
 //    counts for each such (bucket, variant); each rank skips the first call
-//    of a pair (a first call pays for buffers and schedules). An agreement
+//    of a pair (a first call pays for buffers and schedules). Runs, not a
+//    variant a call: a call that follows another variant's call pays for
+//    the change (no standing requests, bundles that travel on every third
+//    call only): timed one call in three on the emulated cluster,
+//    aggregated read slower than linear where a program repeating it ran
+//    1.3x faster (docs/DESIGN.md, "Measured choice"). An agreement
 //    every kTryCalls calls takes, per pair, the maximum over ranks of each
 //    rank's median of kSamples times (the slowest rank sets the pace of a
 //    halo loop); a bucket that no rank meeting it is short of timings for
@@ -62,7 +68,10 @@ std::uint64_t bucket_high(int k);
 // least or greatest size is within `factor` of the least there.
 unsigned tune_candidates(const CostTable& model, int k, double factor);
 
-inline constexpr std::uint64_t kTryCalls = 18;     // calls between agreements while trying: 6 of each variant
+inline constexpr std::uint64_t kTryCalls = 18;  // calls between agreements while trying: 6 of each variant
+inline constexpr std::uint64_t kRunCalls = 6;   // consecutive trying calls of one variant
+static_assert(kTryCalls == kRunCalls * static_cast<std::uint64_t>(kVariantCount),
+              "a trying round is one run of each variant");
 inline constexpr int kSamples = 5;                 // timed calls per (bucket, variant) and rank before it reports
 inline constexpr int kMaxWatches = 8;              // watching agreements in a row before closing
 inline constexpr int kMaxAgreements = 40;          // agreements in all
@@ -133,7 +142,10 @@ class Tuner {
   };
   [[nodiscard]] unsigned candidates(int k) const;
   [[nodiscard]] bool takes_aggregated(int k) const;
-  [[nodiscard]] Variant turn() const { return kAllVariants[(current_ + current_ / kVariantCount) % kVariantCount]; }
+  [[nodiscard]] Variant turn() const {
+    const std::uint64_t run = current_ / kRunCalls;
+    return kAllVariants[(run + run / kVariantCount) % kVariantCount];
+  }
   void settle_bucket(int k, const std::int64_t* terms, bool complete_only);
 
   const CostTable& model_;
