@@ -8,7 +8,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../../.."
-B=$PWD/build/bin/nbrcoll-bench
+B=${BENCH:-$PWD/build/bin/nbrcoll-bench}  # BENCH: another build's benchmark
 O=${OUT:-$PWD/bench/results/auto-small}
 export NBRCOLL_TOPO=frontier
 # MACHINE: one calibration for both layouts (as the runs of 2026-11-27 did;
