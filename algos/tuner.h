@@ -27,9 +27,8 @@
 //    of a pair (a first call pays for buffers and schedules). Runs, not a
 //    variant a call: a call that follows another variant's call pays for
 //    the change (no standing requests, bundles that travel on every third
-//    call only): timed one call in three on the emulated cluster,
-//    aggregated read slower than linear where a program repeating it ran
-//    1.3x faster (docs/DESIGN.md, "Measured choice"). An agreement
+//    call only), which a program repeating its call never pays
+//    (docs/DESIGN.md, "Measured choice", has the measurements). An agreement
 //    every kTryCalls calls takes, per pair, the maximum over ranks of each
 //    rank's median of kSamples times (the slowest rank sets the pace of a
 //    halo loop); a bucket that no rank meeting it is short of timings for
@@ -68,10 +67,9 @@ std::uint64_t bucket_high(int k);
 // least or greatest size is within `factor` of the least there.
 unsigned tune_candidates(const CostTable& model, int k, double factor);
 
-inline constexpr std::uint64_t kTryCalls = 18;  // calls between agreements while trying: 6 of each variant
-inline constexpr std::uint64_t kRunCalls = 6;   // consecutive trying calls of one variant
-static_assert(kTryCalls == kRunCalls * static_cast<std::uint64_t>(kVariantCount),
-              "a trying round is one run of each variant");
+inline constexpr std::uint64_t kRunCalls = 6;  // consecutive trying calls of one variant
+// Calls between agreements while trying: one run of each variant (18).
+inline constexpr std::uint64_t kTryCalls = kRunCalls * static_cast<std::uint64_t>(kVariantCount);
 inline constexpr int kSamples = 5;                 // timed calls per (bucket, variant) and rank before it reports
 inline constexpr int kMaxWatches = 8;              // watching agreements in a row before closing
 inline constexpr int kMaxAgreements = 40;          // agreements in all

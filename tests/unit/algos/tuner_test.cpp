@@ -39,11 +39,13 @@ struct World {
   CostTable offered;
   std::vector<std::unique_ptr<Tuner>> ranks;
   int agreements = 0;
-  // What a block pays more where the rank's previous call ran it under
-  // another variant (none by default), and each rank's previous variants.
-  std::function<double(Variant now, Variant before)> change_cost;
+  // What a block of `variant` pays more where the rank's previous call ran
+  // it under another variant (none by default), and each rank's previous
+  // variants.
+  std::function<double(Variant variant)> change_cost;
   std::vector<std::vector<Variant>> previous;
-  World(const CostTable& m, int r, double factor = kDefaultTuneFactor) : model(m), offered(m.offered()) {
+  World(const CostTable& m, int r, double factor = kDefaultTuneFactor)
+      : model(m), offered(m.offered()), previous(static_cast<std::size_t>(r)) {
     for (int i = 0; i < r; ++i) ranks.push_back(std::make_unique<Tuner>(model, offered, factor));
   }
   // One call; returns the variant every rank took per size (they must agree).
@@ -66,7 +68,6 @@ struct World {
       EXPECT_EQ(ranks[r]->bundles(), bundles);
       double ns = 0;
       std::vector<Variant> mine;
-      previous.resize(ranks.size());
       const std::vector<std::uint64_t> sizes = sizes_of(static_cast<int>(r));
       for (std::size_t i = 0; i < sizes.size(); ++i) {
         const Variant v = ranks[r]->choose(sizes[i]);
@@ -75,7 +76,7 @@ struct World {
         }
         mine.push_back(v);
         ns += truth(v, sizes[i]);
-        if (change_cost && i < previous[r].size() && previous[r][i] != v) ns += change_cost(v, previous[r][i]);
+        if (change_cost && i < previous[r].size() && previous[r][i] != v) ns += change_cost(v);
       }
       previous[r] = mine;
       if (r == 0) first = mine;
@@ -157,7 +158,7 @@ TEST(Tuner, TimesEachVariantAsAProgramThatRepeatsItRunsIt) {
   const Truth truth = [](Variant v, std::uint64_t) {
     return v == Variant::kAggregated ? 800.0 : v == Variant::kLinear ? 1000.0 : 1500.0;
   };
-  w.change_cost = [](Variant now, Variant) { return now == Variant::kAggregated ? 600.0 : 0.0; };
+  w.change_cost = [](Variant v) { return v == Variant::kAggregated ? 600.0 : 0.0; };
   std::vector<Variant> order;
   for (std::uint64_t c = 0; c <= kTryCalls; ++c) order.push_back(w.call(every_rank({4096}), truth)[0]);
   EXPECT_EQ(w.agreements, 1);
