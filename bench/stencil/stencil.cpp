@@ -18,6 +18,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -185,6 +186,7 @@ class Exchange {
 
   [[nodiscard]] const std::string& name() const { return name_; }
   [[nodiscard]] const std::vector<Index>& offsets() const { return offsets_; }
+  [[nodiscard]] MPI_Comm comm() const { return comm_; }
 
   // One halo exchange of `field`.
   int run(double* field) {
@@ -250,12 +252,20 @@ int run(const Options& o) {
     heading = true;
     std::vector<double> field(g.cells());
     for (const std::string& name : o.exchanges) {
-      // One communicator for all algorithms: each call is decided anew.
-      Exchange x(name, g, graph_stencil, w.rank);
+      // A communicator for each algorithm, made with it selected, as an
+      // application repeats one exchange: nbrcoll keeps what a repeated call
+      // reuses per communicator (docs/DESIGN.md, "Calls that repeat"), which
+      // calls of other algorithms on the same one would undo every round.
+      std::vector<std::unique_ptr<Exchange>> xs;
+      for (const std::string& a : o.algos) {
+        nbrstencil_select_algo(a.c_str());
+        xs.push_back(std::make_unique<Exchange>(name, g, graph_stencil, w.rank));
+      }
+      const Exchange& x = *xs.front();
       nbrbench::CallSteps steps;
       steps.prepare = [&](std::size_t, std::uint64_t c) { nbrstencil::fill(g, w.rank, field.data(), c); };
       steps.run = [&](std::size_t a) {
-        if (x.run(field.data()) != MPI_SUCCESS) checker.fail(name + " " + o.algos[a] + ": the call failed");
+        if (xs[a]->run(field.data()) != MPI_SUCCESS) checker.fail(name + " " + o.algos[a] + ": the call failed");
       };
       steps.check = [&](std::size_t a, std::uint64_t c) {
         const long long bad = nbrstencil::first_wrong_cell(g, w.rank, x.offsets(), field.data(), c);
@@ -263,6 +273,13 @@ int run(const Options& o) {
           checker.fail(name + " n " + std::to_string(n) + " " + o.algos[a] + " call " + std::to_string(c) + ": cell " +
                        std::to_string(bad) + " differs from the closed form");
       };
+      // auto is timed as a program that repeats the exchange runs it: once
+      // its tuning has settled (nbrcoll-bench does the same).
+      for (std::size_t a = 0; a < o.algos.size(); ++a) {
+        if (o.algos[a] != "auto") continue;
+        const int made = nbrbench::settle(a, o.algos[a], xs[a]->comm(), nbrbench::kSettleLimit, call, steps);
+        if (w.rank == 0 && made > 1) nbrstencil_print_settled(name.c_str(), n, made);
+      }
       const std::vector<nbrbench::Timed> timed = nbrbench::time_interleaved(o.algos, o.warmup, o.iters, call, steps);
       int neighbours = static_cast<int>(x.offsets().size());
       MPI_Allreduce(MPI_IN_PLACE, &neighbours, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

@@ -67,6 +67,17 @@ void nbrstencil_print_heading(const char* program, int dims, const int* procs, c
   std::fflush(stdout);
 }
 
+int nbrstencil_tuning_busy(int comm) {
+  int busy = nbrbench::tuning_busy(MPI_Comm_f2c(comm)) ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &busy, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+  return busy;
+}
+
+void nbrstencil_print_settled(const char* exchange, int n, int calls) {
+  std::printf("# %s n %d: auto timed after %d untimed calls (its tuning settled)\n", exchange, n, calls);
+  std::fflush(stdout);
+}
+
 void nbrstencil_print_rows(const char* exchange, int n, int halo, int neighbours, long long face_bytes, int algos,
                            const char* comma_separated_algos, int iters, const double* seconds) {
   std::vector<std::string> names;

@@ -19,6 +19,13 @@ void nbrstencil_round_order(long long round, int count, int* order);
 // The table's heading (rank 0 prints it; call on rank 0 only).
 void nbrstencil_print_heading(const char* program, int dims, const int* procs, const int* periodic, int ranks,
                               int nodes, int iters, const char* mpi);
+// 1 while nbrcoll's calls on `comm` (a Fortran handle) still change plan by
+// themselves on some rank (auto timing a size, a graph that plans late), else
+// 0; the same on every rank (a reduction over MPI_COMM_WORLD).
+int nbrstencil_tuning_busy(int comm);
+// "# EXCHANGE n N: auto timed after CALLS untimed calls (its tuning settled)"
+// (rank 0 prints it; call on rank 0 only).
+void nbrstencil_print_settled(const char* exchange, int n, int calls);
 // One exchange's rows, from the seconds of every algorithm in every timed
 // round, already the maximum over ranks: seconds[a * iters + i].
 void nbrstencil_print_rows(const char* exchange, int n, int halo, int neighbours, long long face_bytes, int algos,
