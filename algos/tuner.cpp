@@ -104,7 +104,40 @@ Variant Tuner::choose(std::uint64_t bytes) {
   // Aggregated only in calls whose bundles travel; else the model's best
   // of the others (a size the last agreement did not see in use).
   if (v == Variant::kAggregated && !bundles()) v = without_aggregated_.cheapest(bytes);
-  return v;
+  return linear_everywhere() ? Variant::kLinear : v;
+}
+
+bool Tuner::linear_everywhere() const {
+  // The run index changes the turn while trying; the agreements change the
+  // rest (phase, settled buckets, bundles).
+  const std::uint64_t key = (agreements_ << 32) ^ (phase_ == Phase::kTrying ? current_ / kRunCalls : 0);
+  if (key != linear_key_) {
+    linear_key_ = key;
+    linear_everywhere_ = every_bucket_linear();
+  }
+  return linear_everywhere_;
+}
+
+bool Tuner::every_bucket_linear() const {
+  if (bundles()) return false;
+  for (int k = 0; k < kTuneBuckets; ++k) {
+    const int s = settled_[static_cast<std::size_t>(k)];
+    if (s >= 0) {
+      if (s != static_cast<int>(Variant::kLinear)) return false;
+      continue;
+    }
+    // choose()'s branches without a call's notes: a trial turn, else the
+    // model's choice at the bucket's edges (without aggregated: no bundles).
+    const unsigned c = candidates(k);
+    if (phase_ == Phase::kTrying && s == kUnsettled && std::popcount(c) >= 2 && (c & bit(turn())) != 0) {
+      if (turn() != Variant::kLinear) return false;
+      continue;
+    }
+    for (const std::uint64_t size : {bucket_low(k), bucket_high(k)}) {
+      if (without_aggregated_.cheapest(size) != Variant::kLinear) return false;
+    }
+  }
+  return true;
 }
 
 bool Tuner::bundles() const {

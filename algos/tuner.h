@@ -110,6 +110,12 @@ class Tuner {
   // take aggregated in a call without bundles takes the model's best other
   // variant.
   [[nodiscard]] bool bundles() const;
+  // Whether every block of this call takes linear whatever its size, with
+  // no bundles: a function of the agreements and the turn alone (what every
+  // rank knows alike), so every rank may run the call by a rule they share
+  // (typed messages, src/call/decision.h). choose() then gives linear to
+  // every size, also inside a bucket where the model's choice would change.
+  [[nodiscard]] bool linear_everywhere() const;
   // Whether choose() gave some block a trial variant in this call.
   [[nodiscard]] bool trial() const { return !trial_pairs_.empty(); }
   // This call took `ns` (a trial call only).
@@ -145,6 +151,7 @@ class Tuner {
     return kAllVariants[(run + run / kVariantCount) % kVariantCount];
   }
   void settle_bucket(int k, const std::int64_t* terms, bool complete_only);
+  [[nodiscard]] bool every_bucket_linear() const;
 
   const CostTable& model_;
   const CostTable& offered_;
@@ -166,6 +173,10 @@ class Tuner {
   std::array<std::array<Pair, kVariantCount>, kTuneBuckets> pairs_{};
   std::array<std::array<std::int64_t, kVariantCount>, kTuneBuckets> last_times_{};
   std::vector<std::pair<int, Variant>> trial_pairs_;  // this call's
+  // linear_everywhere() as found for the run and agreement count it holds
+  // for (it changes only with those).
+  mutable std::uint64_t linear_key_ = ~std::uint64_t{0};
+  mutable bool linear_everywhere_ = false;
 };
 
 }  // namespace nbrcoll::algos

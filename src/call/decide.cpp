@@ -261,10 +261,12 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
                                    : mode == Mode::kBlocking ? tuner_for(*state, c.alltoall())
                                                              : nullptr) {
     // The measured choice: per block, the variant the tuner settled on, a
-    // variant on trial, or the model's (call/tuning.h).
-    linear_by_rule = false;
+    // variant on trial, or the model's (call/tuning.h). Linear by rule where
+    // the tuner gives linear to every size: its agreements and turn are the
+    // same on every rank.
     if (begun == nullptr) tuner->begin_call();
     agree_if_due(*tuner, c.comm, info, c.alltoall());
+    linear_by_rule = tuner->linear_everywhere();
     s.choice.bundles = tuner->bundles();
     assign_variants(schedule, s.layout, once_per_size([tuner](std::uint64_t b) { return tuner->choose(b); }), variant);
     d.tuned = true;

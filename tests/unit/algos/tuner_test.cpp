@@ -64,8 +64,10 @@ struct World {
     }
     std::vector<Variant> first;
     const bool bundles = ranks[0]->bundles();
+    const bool linear = ranks[0]->linear_everywhere();
     for (std::size_t r = 0; r < ranks.size(); ++r) {
       EXPECT_EQ(ranks[r]->bundles(), bundles);
+      EXPECT_EQ(ranks[r]->linear_everywhere(), linear);
       double ns = 0;
       std::vector<Variant> mine;
       const std::vector<std::uint64_t> sizes = sizes_of(static_cast<int>(r));
@@ -73,6 +75,9 @@ struct World {
         const Variant v = ranks[r]->choose(sizes[i]);
         if (v == Variant::kAggregated) {
           EXPECT_TRUE(bundles);
+        }
+        if (linear) {
+          EXPECT_EQ(v, Variant::kLinear) << sizes[i];
         }
         mine.push_back(v);
         ns += truth(v, sizes[i]);
@@ -228,6 +233,34 @@ TEST(Tuner, EpochChangesAtEveryAgreementOnly) {
     w.call(every_rank({512}), truth);
     EXPECT_EQ(w.ranks[0]->epoch() != epoch, w.agreements != before);
     epoch = w.ranks[0]->epoch();
+  }
+}
+
+TEST(Tuner, LinearEverywhereExactlyWhereEveryBucketTakesLinear) {
+  // The model ranks linear first everywhere, leader and aggregated close.
+  World w(table(1.3, 1.6), 3);
+  const Truth linear_wins = [](Variant v, std::uint64_t) { return v == Variant::kLinear ? 500.0 : 1000.0; };
+  // Trying: linear's runs only (World::call checks that every rank says
+  // the same and that every block of such a call takes linear).
+  for (std::uint64_t c = 0; c < kTryCalls; ++c) {
+    const Variant v = w.call(every_rank({4096}), linear_wins)[0];
+    EXPECT_EQ(w.ranks[0]->linear_everywhere(), v == Variant::kLinear) << c;
+  }
+  // Settled on linear, with the model's linear elsewhere: every size.
+  for (int c = 0; c < 40; ++c) w.call(every_rank({4096}), linear_wins);
+  EXPECT_EQ(w.ranks[0]->settled(tune_bucket(4096)), static_cast<int>(Variant::kLinear));
+  EXPECT_TRUE(w.ranks[0]->linear_everywhere());
+  // A size settled on leader: not everywhere.
+  World l(table(1.3, 1.6), 3);
+  const Truth leader_wins = [](Variant v, std::uint64_t) { return v == Variant::kLeader ? 500.0 : 1000.0; };
+  for (int c = 0; c < 60; ++c) l.call(every_rank({4096}), leader_wins);
+  EXPECT_EQ(l.ranks[0]->settled(tune_bucket(4096)), static_cast<int>(Variant::kLeader));
+  EXPECT_FALSE(l.ranks[0]->linear_everywhere());
+  // A model whose choice is leader, clearly: never.
+  World m(table(0.2, 3.0), 2);
+  for (int c = 0; c < 60; ++c) {
+    m.call(every_rank({4096}), linear_wins);
+    EXPECT_FALSE(m.ranks[0]->linear_everywhere());
   }
 }
 
