@@ -70,6 +70,7 @@ Tuner::Tuner(const CostTable& model, const CostTable& offered, double factor)
   needs_bundles_ =
       std::find(offered.variants.begin(), offered.variants.end(), Variant::kAggregated) != offered.variants.end();
   settled_.fill(static_cast<std::int8_t>(kUnsettled));
+  model_linear_.fill(-1);
   for (auto& row : last_times_) row.fill(-1);
 }
 
@@ -88,23 +89,26 @@ Variant Tuner::choose(std::uint64_t bytes) {
   const int k = tune_bucket(bytes);
   const auto uk = static_cast<std::size_t>(k);
   met_[uk] = true;
-  Variant v = offered_.cheapest(bytes);
-  if (settled_[uk] >= 0) {
-    v = static_cast<Variant>(settled_[uk]);
-  } else if (const unsigned c = candidates(k);
-             phase_ != Phase::kClosed && settled_[uk] == kUnsettled && std::popcount(c) >= 2) {
-    seen_[uk] = true;
-    const Variant turn_v = turn();
-    if (phase_ == Phase::kTrying && (c & bit(turn_v)) != 0) {
-      const std::pair<int, Variant> pair{k, turn_v};
-      if (std::find(trial_pairs_.begin(), trial_pairs_.end(), pair) == trial_pairs_.end()) trial_pairs_.push_back(pair);
-      return turn_v;  // aggregated only on its turn, when bundles travel
+  if (settled_[uk] == kUnsettled && phase_ != Phase::kClosed) {
+    if (const unsigned c = candidates(k); std::popcount(c) >= 2) {
+      seen_[uk] = true;
+      const Variant turn_v = turn();
+      if (phase_ == Phase::kTrying && (c & bit(turn_v)) != 0) {
+        const std::pair<int, Variant> pair{k, turn_v};
+        if (std::find(trial_pairs_.begin(), trial_pairs_.end(), pair) == trial_pairs_.end())
+          trial_pairs_.push_back(pair);
+        return turn_v;  // aggregated only on its turn, when bundles travel
+      }
     }
   }
+  // Where every size takes linear the model's table is not read: its
+  // interpolation cost a call of many blocks more than the rest of its choice.
+  if (linear_everywhere()) return Variant::kLinear;
+  Variant v = settled_[uk] >= 0 ? static_cast<Variant>(settled_[uk]) : offered_.cheapest(bytes);
   // Aggregated only in calls whose bundles travel; else the model's best
   // of the others (a size the last agreement did not see in use).
   if (v == Variant::kAggregated && !bundles()) v = without_aggregated_.cheapest(bytes);
-  return linear_everywhere() ? Variant::kLinear : v;
+  return v;
 }
 
 bool Tuner::linear_everywhere() const {
@@ -120,24 +124,35 @@ bool Tuner::linear_everywhere() const {
 
 bool Tuner::every_bucket_linear() const {
   if (bundles()) return false;
+  // A trying call whose turn is not linear may give some block another
+  // variant: not linear everywhere (false is always safe: it only packs).
+  const bool trying = phase_ == Phase::kTrying;
+  if (trying && turn() != Variant::kLinear) return false;
   for (int k = 0; k < kTuneBuckets; ++k) {
     const int s = settled_[static_cast<std::size_t>(k)];
     if (s >= 0) {
       if (s != static_cast<int>(Variant::kLinear)) return false;
       continue;
     }
-    // choose()'s branches without a call's notes: a trial turn, else the
-    // model's choice at the bucket's edges (without aggregated: no bundles).
+    // choose()'s branches without a call's notes: the model's choice (no
+    // bundles: without aggregated) where it is linear at the bucket's
+    // edges, else linear's trial run.
+    if (model_linear(k)) continue;
     const unsigned c = candidates(k);
-    if (phase_ == Phase::kTrying && s == kUnsettled && std::popcount(c) >= 2 && (c & bit(turn())) != 0) {
-      if (turn() != Variant::kLinear) return false;
-      continue;
-    }
-    for (const std::uint64_t size : {bucket_low(k), bucket_high(k)}) {
-      if (without_aggregated_.cheapest(size) != Variant::kLinear) return false;
-    }
+    if (!(trying && s == kUnsettled && std::popcount(c) >= 2 && (c & bit(Variant::kLinear)) != 0)) return false;
   }
   return true;
+}
+
+bool Tuner::model_linear(int k) const {
+  std::int8_t& m = model_linear_[static_cast<std::size_t>(k)];
+  if (m < 0) {
+    m = without_aggregated_.cheapest(bucket_low(k)) == Variant::kLinear &&
+                without_aggregated_.cheapest(bucket_high(k)) == Variant::kLinear
+            ? 1
+            : 0;
+  }
+  return m == 1;
 }
 
 bool Tuner::bundles() const {

@@ -152,6 +152,9 @@ class Tuner {
   }
   void settle_bucket(int k, const std::int64_t* terms, bool complete_only);
   [[nodiscard]] bool every_bucket_linear() const;
+  // Whether the model's choice without aggregated is linear at bucket k's
+  // least and greatest sizes (cached).
+  [[nodiscard]] bool model_linear(int k) const;
 
   const CostTable& model_;
   const CostTable& offered_;
@@ -177,6 +180,7 @@ class Tuner {
   // for (it changes only with those).
   mutable std::uint64_t linear_key_ = ~std::uint64_t{0};
   mutable bool linear_everywhere_ = false;
+  mutable std::array<std::int8_t, kTuneBuckets> model_linear_{};  // -1 (the constructor's): not yet found
 };
 
 }  // namespace nbrcoll::algos
