@@ -90,8 +90,12 @@ void advance_locked() {
 }
 
 // Whether `op` travels in window 0, kept for the calls every rank runs linear (launch()).
+// Not a tuned call (typed as it may be): whether the tuner gives linear to
+// every size can change at each of its agreements, and a set of messages
+// kept while it does would stand unused after; tuned calls rotate and keep
+// none, as calls that may forward do.
 bool in_linear_window(const Operation& op) {
-  return op.info().tag_windows > 1 && op.linear_everywhere();
+  return op.info().tag_windows > 1 && op.linear_everywhere() && !op.tuned();
 }
 
 // `op`, a call now in flight, is the one a later call in its window waits for.
