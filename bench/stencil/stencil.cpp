@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "bench/harness.h"
+#include "bench/nbrcoll_hooks.h"
 #include "bench/stencil/halo.h"
 #include "bench/stencil/stencil_report.h"
 #include "bench/world.h"
@@ -258,7 +259,7 @@ int run(const Options& o) {
       // calls of other algorithms on the same one would undo every round.
       std::vector<std::unique_ptr<Exchange>> xs;
       for (const std::string& a : o.algos) {
-        nbrstencil_select_algo(a.c_str());
+        nbrbench::select_algo(a);
         xs.push_back(std::make_unique<Exchange>(name, g, graph_stencil, w.rank));
       }
       const Exchange& x = *xs.front();
