@@ -165,7 +165,7 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
   // ---- The last call on this scratch again: its decision and layout hold
   // (a tuned one's only while the tuner neither agrees nor has agreed since).
   algos::Tuner* begun = nullptr;  // the tuner this call was counted by
-  if (s.repeat.matches(c, mode, algo, s.args, s.layout) && repeat_holds(s.repeat.decision(), c, *state, begun)) {
+  if (s.repeat.matches(c, mode, algo, s.args) && repeat_holds(s.repeat.decision(), c, *state, begun)) {
     d = s.repeat.decision();
     d.same_buffers = c.sendbuf == s.args.sendbuf && c.recvbuf == s.args.recvbuf;
     s.args.sendbuf = c.sendbuf;
@@ -299,8 +299,7 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
         std::all_of(variant.begin(), variant.end(), [](Variant v) { return v == Variant::kLinear; });
     d.path = all_linear && !s.choice.bundles && !schedule.forwards(Variant::kLinear) ? Path::kLinear : Path::kEngine;
     d.linear_everywhere = linear_by_rule && d.path == Path::kLinear;
-    if (d.path == Path::kLinear && !s.args.per_block && !changes_by_itself)
-      s.repeat.remember(c, mode, algo, s.layout, d);
+    if (d.path == Path::kLinear && !changes_by_itself) s.repeat.remember(c, mode, algo, s.args, s.layout, d);
   }
   return done();
 }

@@ -150,45 +150,42 @@ int CallLayout::measure(const CallArgs& args, const std::vector<int>& in_list) {
   blocks_.hollow = false;
   typed_mode_ = false;
   per_block_ = args.per_block;
-  if (per_block_) {
-    measure_per_block(args, in_list);
-    return MPI_SUCCESS;
+  if (!per_block_) {
+    int rc = describe_type(args.sendtype, send_type_);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = describe_type(args.recvtype, recv_type_);
+    if (rc != MPI_SUCCESS) return rc;
   }
-  int rc = describe_type(args.sendtype, send_type_);
-  if (rc != MPI_SUCCESS) return rc;
-  rc = describe_type(args.recvtype, recv_type_);
-  if (rc != MPI_SUCCESS) return rc;
+  const OneType one{args, send_type_, recv_type_};
+  const PerBlock each{args, false};
+  const auto send_layout = [&](std::size_t j) -> const TypeLayout& {
+    return per_block_ ? each.send_layout(j) : one.send_layout(j);
+  };
+  const auto recv_layout = [&](std::size_t i) -> const TypeLayout& {
+    return per_block_ ? each.recv_layout(i) : one.recv_layout(i);
+  };
   std::vector<std::uint64_t>& send = blocks_.send_bytes;
-  if (args.alltoall) {
-    send.resize(args.sendcounts.size());
-    for (std::size_t j = 0; j < send.size(); ++j)
-      send[j] = static_cast<std::uint64_t>(args.sendcounts[j]) * send_type_.size;
-  } else {
-    send.assign(1, static_cast<std::uint64_t>(args.sendcount) * send_type_.size);
-  }
-  const std::size_t slots = in_list.size();
-  blocks_.slot_bytes.assign(slots, 0);
-  for (std::size_t i = 0; i < slots; ++i)
-    blocks_.slot_bytes[i] = static_cast<std::uint64_t>(args.recvcounts[i]) * recv_type_.size;
-  return MPI_SUCCESS;
-}
-
-// Alltoallw: every block's size from its own type (described by acceptable()).
-void CallLayout::measure_per_block(const CallArgs& args, const std::vector<int>& in_list) {
-  std::vector<std::uint64_t>& send = blocks_.send_bytes;
-  send.resize(args.sendcounts.size());
+  send.resize(args.alltoall ? args.sendcounts.size() : 1);
   any_send_packed_ = false;
+  typed_send_packed_ = false;
   for (std::size_t j = 0; j < send.size(); ++j) {
-    send[j] = static_cast<std::uint64_t>(args.sendcounts[j]) * args.send_layouts[j].size;
-    any_send_packed_ = any_send_packed_ || (send[j] > 0 && !args.send_layouts[j].in_place);
+    const int count = args.alltoall ? args.sendcounts[j] : args.sendcount;
+    send[j] = static_cast<std::uint64_t>(count) * send_layout(j).size;
+    const bool packs = send[j] > 0 && !send_layout(j).in_place;
+    any_send_packed_ = any_send_packed_ || packs;
+    typed_send_packed_ = typed_send_packed_ || (packs && !travels_typed(send[j]));
   }
   const std::size_t slots = in_list.size();
   blocks_.slot_bytes.assign(slots, 0);
   any_recv_packed_ = false;
+  typed_recv_packed_ = false;
   for (std::size_t i = 0; i < slots; ++i) {
-    blocks_.slot_bytes[i] = static_cast<std::uint64_t>(args.recvcounts[i]) * args.recv_layouts[i].size;
-    any_recv_packed_ = any_recv_packed_ || (in_list[i] != MPI_PROC_NULL && !args.recv_layouts[i].in_place);
+    blocks_.slot_bytes[i] = static_cast<std::uint64_t>(args.recvcounts[i]) * recv_layout(i).size;
+    const bool staged = in_list[i] != MPI_PROC_NULL && !recv_layout(i).in_place;
+    any_recv_packed_ = any_recv_packed_ || staged;
+    typed_recv_packed_ = typed_recv_packed_ || (staged && !travels_typed(blocks_.slot_bytes[i]));
   }
+  return MPI_SUCCESS;
 }
 
 void CallLayout::make_hollow() {

@@ -45,21 +45,26 @@ class CallLayout {
   [[nodiscard]] const TypedBlocks* typed() const { return typed_mode_ ? &typed_ : nullptr; }
   [[nodiscard]] std::uint64_t send_bytes(std::size_t block = 0) const { return blocks_.send_size(block); }
   [[nodiscard]] std::uint64_t slot_bytes(std::size_t slot) const { return blocks_.slot_bytes[slot]; }
-  // Some block of the side is packed.
-  [[nodiscard]] bool send_packed() const { return per_block_ ? any_send_packed_ : !send_type_.in_place; }
-  [[nodiscard]] bool recv_packed() const { return per_block_ ? any_recv_packed_ : !recv_type_.in_place; }
+  // Some block of the side is packed (staged) when laid out as prepare()'s
+  // `typed` says: typed, only a block too large to travel typed.
+  [[nodiscard]] bool send_packed(bool typed = false) const {
+    return typed ? typed_send_packed_ : per_block_ ? any_send_packed_ : !send_type_.in_place;
+  }
+  [[nodiscard]] bool recv_packed(bool typed = false) const {
+    return typed ? typed_recv_packed_ : per_block_ ? any_recv_packed_ : !recv_type_.in_place;
+  }
   // The call's one send and receive type as measure() described them (not alltoallw).
   [[nodiscard]] const TypeLayout& send_type() const { return send_type_; }
   [[nodiscard]] const TypeLayout& recv_type() const { return recv_type_; }
 
  private:
-  void measure_per_block(const CallArgs& args, const std::vector<int>& in_list);
-
   TypeLayout send_type_;  // the call's one type (not alltoallw)
   TypeLayout recv_type_;
   bool per_block_ = false;  // alltoallw: a type per block (CallArgs::send_layouts, recv_layouts)
   bool any_send_packed_ = false;
   bool any_recv_packed_ = false;
+  bool typed_send_packed_ = false;  // send_packed(true), recv_packed(true)
+  bool typed_recv_packed_ = false;
   engine::BlockTable blocks_;
   bool typed_mode_ = false;  // prepare(..., typed) laid it out
   TypedBlocks typed_;

@@ -56,9 +56,11 @@ void Operation::prepare() {
 
 void Operation::start(int tag_offset, bool same_window) {
   CallScratch& s = *scratch_;
-  // Both sides in place: the layout is the user's buffers, laid out again
-  // unless the call repeats the last on the same buffers.
-  const bool in_place = !s.layout.send_packed() && !s.layout.recv_packed();
+  // Nothing packed (both sides in place, or sent typed): the layout is the
+  // user's buffers, laid out again unless the call repeats the last on the
+  // same buffers.
+  const bool typed = decision_.linear_everywhere;
+  const bool in_place = !s.layout.send_packed(typed) && !s.layout.recv_packed(typed);
   if (!decision_.repeat || !decision_.same_buffers || !in_place || s.layout.blocks().hollow) prepare();
   tag_offset_ = tag_offset;
   channel_ = channel_of(*info_, *comm_, tag_offset);

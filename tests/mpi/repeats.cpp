@@ -5,14 +5,16 @@
 // buffers with new data each time, and changes exactly what a repeat must
 // notice, each result against its closed form, guards around every block:
 //  - the same call 6 times, blocking and nonblocking (two calls in flight on
-//    one communicator, completed in reverse order), every kind but
-//    alltoallw, in-place and packed datatypes, on the test graphs
-//    (duplicate and self edges, MPI_PROC_NULL, empty neighbourhoods);
+//    one communicator, completed in reverse order), every kind, in-place
+//    and packed datatypes (alltoallw: a type per block, in place and
+//    packed mixed), on the test graphs (duplicate and self edges,
+//    MPI_PROC_NULL, empty neighbourhoods);
 //  - alltoallv and allgatherv whose counts change between repeats on the
 //    same buffers (zero counts among them), and whose send or receive
 //    buffer (or both) alternates between two under the same counts;
 //  - a derived datatype freed and another made, likely at the same handle,
-//    with another layout, on the same buffers;
+//    with another layout, on the same buffers (alltoall, and alltoallw
+//    with it for every block);
 //  - an erroneous call (one rank sends more than its peers expect) that
 //    truncates on kept messages, then correct calls again.
 // The tests run at NBRCOLL_DEBUG=trace and must show repeats taken.
@@ -34,16 +36,19 @@ constexpr int kGuardInt = -7;
 
 // ---- the same call again and again ---------------------------------------------
 
-void same_call(const Graph& graph, MPI_Comm g, Kind kind, const TypePair& t) {
-  const std::string at = graph.name + " " + kind_name(kind) + " " + t.name;
-  Run blocking(Call{kind, &graph, &t, 2, 0});
+// `per_edge`: alltoallw's pool of types (neighbor_case.h, edge_types).
+void same_call(const Graph& graph, MPI_Comm g, Kind kind, const TypePair& t,
+               const std::vector<TypePair>* per_edge = nullptr) {
+  const std::string at = graph.name + " " + kind_name(kind) + " " + (per_edge != nullptr ? "per-block types" : t.name);
+  const auto call = [&](int count) { return Call{kind, &graph, &t, count, 0, per_edge}; };
+  Run blocking(call(2));
   for (int round = 0; round < kRounds; ++round) {
     blocking.refill(static_cast<unsigned>(round + 1));
     check(post(blocking, false, g, nullptr) == MPI_SUCCESS, at + ": blocking call");
     blocking.verify(at + " blocking round " + std::to_string(round));
   }
-  Run a(Call{kind, &graph, &t, 2, 0});
-  Run b(Call{kind, &graph, &t, 3, 0});
+  Run a(call(2));
+  Run b(call(3));
   for (int round = 0; round < kRounds; ++round) {
     a.refill(static_cast<unsigned>(2 * round + 1));
     b.refill(static_cast<unsigned>(2 * round + 2));
@@ -204,29 +209,46 @@ MPI_Datatype shape_type(int shape) {
   return t;
 }
 
-void recreated_type(const Graph& graph, MPI_Comm g, int& reused) {
+// `per_block`: as alltoallw, the type named for every block, byte
+// displacements where alltoall would put the blocks.
+void recreated_type(const Graph& graph, MPI_Comm g, bool per_block, int& reused) {
   const int me = my_rank(graph);
   const std::vector<int>& in = graph.in[static_cast<std::size_t>(me)];
   const std::vector<int>& out = graph.out[static_cast<std::size_t>(me)];
   constexpr std::size_t kSlotInts = 3;  // the largest extent, in ints
   std::vector<int> send((out.size() + 1) * kSlotInts);
   std::vector<int> recv((in.size() + 1) * kSlotInts);
+  const std::vector<int> ones_out(out.size(), 1);
+  const std::vector<int> ones_in(in.size(), 1);
+  std::vector<MPI_Aint> sdispls(out.size());
+  std::vector<MPI_Aint> rdispls(in.size());
   MPI_Datatype last = MPI_DATATYPE_NULL;
   int round = 0;
   for (const int shape : {0, 2, 0, 1, 0}) {
     const MPI_Datatype t = shape_type(shape);
     if (t == last) ++reused;
     const Shape& sh = kShapes[shape];
+    const auto bytes = static_cast<MPI_Aint>(sh.extent * sizeof(int));
+    for (std::size_t j = 0; j < out.size(); ++j) sdispls[j] = static_cast<MPI_Aint>(j) * bytes;
+    for (std::size_t i = 0; i < in.size(); ++i) rdispls[i] = static_cast<MPI_Aint>(i) * bytes;
     for (int again = 0; again < 3; ++again, ++round) {
-      const std::string at =
-          graph.name + " recreated type, shape " + std::to_string(shape) + " round " + std::to_string(round);
+      const std::string at = graph.name + (per_block ? " alltoallw" : " alltoall") + " recreated type, shape " +
+                             std::to_string(shape) + " round " + std::to_string(round);
       std::fill(send.begin(), send.end(), kGuardInt);
       for (std::size_t j = 0; j < out.size(); ++j) {
         for (std::size_t k = 0; k < sh.ints.size(); ++k)
           send[j * sh.extent + sh.ints[k]] = value_of(me, j, static_cast<int>(k), round);
       }
       std::fill(recv.begin(), recv.end(), kGuardInt);
-      check(MPI_Neighbor_alltoall(send.data(), 1, t, recv.data(), 1, t, g) == MPI_SUCCESS, at + ": call");
+      if (per_block) {
+        const std::vector<MPI_Datatype> sendtypes(out.size(), t);
+        const std::vector<MPI_Datatype> recvtypes(in.size(), t);
+        check(MPI_Neighbor_alltoallw(send.data(), ones_out.data(), sdispls.data(), sendtypes.data(), recv.data(),
+                                     ones_in.data(), rdispls.data(), recvtypes.data(), g) == MPI_SUCCESS,
+              at + ": call");
+      } else {
+        check(MPI_Neighbor_alltoall(send.data(), 1, t, recv.data(), 1, t, g) == MPI_SUCCESS, at + ": call");
+      }
       std::vector<int> want(recv.size(), kGuardInt);
       for (std::size_t i = 0; i < in.size(); ++i) {
         if (in[i] == MPI_PROC_NULL) continue;
@@ -306,6 +328,7 @@ int main(int argc, char** argv) {
     for (const Kind kind : {Kind::alltoall, Kind::alltoallv, Kind::allgather, Kind::allgatherv}) {
       for (const TypePair* t : {&types[0], &types[1], &types[3], &types[2]}) same_call(graph, g, kind, *t);
     }
+    same_call(graph, g, Kind::alltoallw, types[0], &types);
     changing_counts(graph, g, false);
     changing_counts(graph, g, true);
     MPI_Comm free_me = g;
@@ -315,7 +338,8 @@ int main(int argc, char** argv) {
   {
     const Graph& graph = graphs[0];  // duplicate and self edges, MPI_PROC_NULL
     MPI_Comm g = make_graph(graph);
-    recreated_type(graph, g, reused);
+    recreated_type(graph, g, false, reused);
+    recreated_type(graph, g, true, reused);
     MPI_Comm_free(&g);
   }
   if (g_rank == 0) std::fprintf(stderr, "a new datatype came back at the freed one's handle %d times\n", reused);
