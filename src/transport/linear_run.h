@@ -7,7 +7,8 @@
 // linear algorithm does. call/decide.cpp chooses it. Each side (receives,
 // sends) whose key (layout, buffer, channel, window) the last run had too
 // is posted as persistent requests and kept; a later run with that key only
-// starts them (standing_messages.h). With typed blocks (typed_blocks.h)
+// starts them (standing_messages.h). Sends are kept only where none is small
+// enough to leave MPI_Isend inline (linear_run.cpp, kInlineSendBytes). With typed blocks (typed_blocks.h)
 // every message carries the user's own datatype instead of bytes.
 #pragma once
 
@@ -55,6 +56,7 @@ class LinearRun {
   void post_sends(MpiRequests& out, bool persistent);
   template <class Post>
   bool side(StandingMessages* kept, const void* buffer, Post post);
+  [[nodiscard]] bool has_inline_send() const;
   int typed_local_copies();
 
   const algos::Schedule& schedule_;

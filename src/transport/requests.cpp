@@ -12,16 +12,15 @@ bool MpiRequests::complete_all(bool block, int& first_error) {
   }
   const int n = static_cast<int>(requests_.size());
   int flag = 1;
-  // Open MPI 4.1's Testall reports a persistent request's error (a kept
-  // message's truncation) only in its status, returning MPI_SUCCESS: the
-  // statuses start as successes, and one that is not counts as MPI_ERR_IN_STATUS.
-  if (!block) {
-    for (MPI_Status& st : statuses_) st.MPI_ERROR = MPI_SUCCESS;
-  }
+  // Open MPI 4.1's Testall and Waitall report a persistent request's error
+  // (a kept message's truncation) only in its status, returning MPI_SUCCESS:
+  // the statuses start as successes (an MPI that reports no error leaves
+  // them so), and one that is not counts as MPI_ERR_IN_STATUS.
+  for (MPI_Status& st : statuses_) st.MPI_ERROR = MPI_SUCCESS;
   int rc = block ? PMPI_Waitall(n, requests_.data(), statuses_.data())
                  : PMPI_Testall(n, requests_.data(), &flag, statuses_.data());
   if (flag == 0 && rc == MPI_SUCCESS) return false;
-  if (rc == MPI_SUCCESS && !block &&
+  if (rc == MPI_SUCCESS &&
       std::any_of(statuses_.begin(), statuses_.end(), [](const MPI_Status& st) { return st.MPI_ERROR != MPI_SUCCESS; }))
     rc = MPI_ERR_IN_STATUS;
   if (rc == MPI_ERR_IN_STATUS) {
