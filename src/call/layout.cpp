@@ -183,7 +183,8 @@ int CallLayout::measure(const CallArgs& args, const std::vector<int>& in_list) {
     blocks_.slot_bytes[i] = static_cast<std::uint64_t>(args.recvcounts[i]) * recv_layout(i).size;
     const bool staged = in_list[i] != MPI_PROC_NULL && !recv_layout(i).in_place;
     any_recv_packed_ = any_recv_packed_ || staged;
-    typed_recv_packed_ = typed_recv_packed_ || (staged && !travels_typed(blocks_.slot_bytes[i]));
+    const std::uint64_t bytes = blocks_.slot_bytes[i];
+    typed_recv_packed_ = typed_recv_packed_ || (staged && bytes > 0 && !travels_typed(bytes));
   }
   return MPI_SUCCESS;
 }

@@ -21,16 +21,16 @@ bool same_values(const Given* given, const std::vector<T>& kept) {
 bool watch_types(const CallArgs& args) {
   if (!args.per_block)
     return watch_type(args.sendtype) && (args.recvtype == args.sendtype || watch_type(args.recvtype));
-  for (const std::vector<MPI_Datatype>* side : {&args.sendtypes, &args.recvtypes}) {
-    for (std::size_t j = 0; j < side->size(); ++j) {
-      const MPI_Datatype t = (*side)[j];
-      if (j > 0 && t == (*side)[j - 1]) continue;
-      // A zero-count block may name any type, MPI_DATATYPE_NULL included,
-      // under an MPI that does not check it (call/arguments.cpp).
-      if (t != MPI_DATATYPE_NULL && !watch_type(t)) return false;
+  const auto watch_side = [](const std::vector<MPI_Datatype>& types, const std::vector<int>& counts) {
+    for (std::size_t j = 0; j < types.size(); ++j) {
+      // A zero-count block moves nothing, and may name any type (even
+      // MPI_DATATYPE_NULL) under an MPI that does not check it (call/arguments.cpp).
+      if (counts[j] == 0 || (j > 0 && types[j] == types[j - 1] && counts[j - 1] != 0)) continue;
+      if (!watch_type(types[j])) return false;
     }
-  }
-  return true;
+    return true;
+  };
+  return watch_side(args.sendtypes, args.sendcounts) && watch_side(args.recvtypes, args.recvcounts);
 }
 
 // Alltoallw: the same counts, byte displacements and types, block by block.

@@ -24,13 +24,16 @@ struct TypedBuffer {
   int count = 0;
   MPI_Datatype type = MPI_BYTE;
   // Its messages carry the type. A block above INT_MAX bytes still travels
-  // as bytes (and cannot be packed): both ends of a block know its size, so
-  // they agree.
+  // as bytes (and cannot be packed), and so does an empty one, whose type
+  // may be any handle, MPI_DATATYPE_NULL included, under an MPI that checks
+  // only the types of blocks with data (MPICH): an empty message matches
+  // any receive, and a block with data sent to an empty slot is the
+  // program's error either way.
   bool typed = false;
 };
 
 inline bool travels_typed(std::uint64_t bytes) {
-  return bytes <= static_cast<std::uint64_t>(INT_MAX);
+  return bytes > 0 && bytes <= static_cast<std::uint64_t>(INT_MAX);
 }
 
 struct TypedBlocks {
