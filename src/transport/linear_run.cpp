@@ -29,10 +29,12 @@ void count_persistent(MPI_Request req) {
 void LinearRun::start() {
   requests_.clear();
   requests_.reserve(schedule_.recvs_of[kLinear].size() + schedule_.own_sends_of[kLinear].size());
-  recvs_kept_ = side(kept_.recvs, kept_.recvbuf, [this](MpiRequests& out, bool p) { post_recvs(out, p); });
+  recvs_kept_ = side(
+      kept_.recvs, kept_.recvbuf, [this](MpiRequests& out, bool p) { post_recvs(out, p); }, [] { return true; });
   recv_count_ = requests_.size();
-  StandingMessages* kept_sends = has_inline_send() ? nullptr : kept_.sends;
-  sends_kept_ = side(kept_sends, kept_.sendbuf, [this](MpiRequests& out, bool p) { post_sends(out, p); });
+  sends_kept_ = side(
+      kept_.sends, kept_.sendbuf, [this](MpiRequests& out, bool p) { post_sends(out, p); },
+      [this] { return !has_inline_send(); });
 }
 
 // Some send of this rank small enough to leave MPI_Isend inline (kInlineSendBytes).
@@ -48,12 +50,17 @@ bool LinearRun::has_inline_send() const {
 
 // One side's messages: its kept set started (made first where the last run
 // had the same key), or posted plainly; their requests added to the run's.
-// True where they are the kept set's.
-template <class Post>
-bool LinearRun::side(StandingMessages* kept, const void* buffer, Post post) {
+// True where they are the kept set's. `worth_keeping` is asked once per key,
+// when the set would be made; a set declined is not asked for again.
+template <class Post, class WorthKeeping>
+bool LinearRun::side(StandingMessages* kept, const void* buffer, Post post, WorthKeeping worth_keeping) {
   using Use = StandingMessages::Use;
   const StandingKey key{kept_.generation, buffer, channel_.comm, channel_.tag_offset};
-  const Use use = kept == nullptr || blocks_.hollow ? Use::kPost : kept->use_for(key);
+  Use use = kept == nullptr || blocks_.hollow ? Use::kPost : kept->use_for(key);
+  if (use == Use::kKeep && !worth_keeping()) {
+    kept->decline();
+    use = Use::kPost;
+  }
   if (use == Use::kPost) {
     post(requests_, false);
     return false;
@@ -120,7 +127,7 @@ void LinearRun::post_sends(MpiRequests& out, bool persistent) {
 
 bool LinearRun::step(bool block) {
   if (finished_) return true;
-  if (!requests_.complete_all(block, outcome_.first_error)) return false;
+  if (!requests_.complete_all(block, outcome_.first_error, recvs_kept_ || sends_kept_)) return false;
   finished_ = true;
   if (outcome_.first_error != MPI_SUCCESS) {
     // A failed request may be freed already: no kept one is trusted again.

@@ -54,8 +54,8 @@ class LinearRun {
  private:
   void post_recvs(MpiRequests& out, bool persistent);
   void post_sends(MpiRequests& out, bool persistent);
-  template <class Post>
-  bool side(StandingMessages* kept, const void* buffer, Post post);
+  template <class Post, class WorthKeeping>
+  bool side(StandingMessages* kept, const void* buffer, Post post, WorthKeeping worth_keeping);
   [[nodiscard]] bool has_inline_send() const;
   int typed_local_copies();
 

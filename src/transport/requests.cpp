@@ -4,7 +4,7 @@
 
 namespace nbrcoll {
 
-bool MpiRequests::complete_all(bool block, int& first_error) {
+bool MpiRequests::complete_all(bool block, int& first_error, bool persistent) {
   statuses_.resize(requests_.size());
   if (block && watch_) {
     wait_all_watched(first_error);
@@ -15,12 +15,16 @@ bool MpiRequests::complete_all(bool block, int& first_error) {
   // Open MPI 4.1's Testall and Waitall report a persistent request's error
   // (a kept message's truncation) only in its status, returning MPI_SUCCESS:
   // the statuses start as successes (an MPI that reports no error leaves
-  // them so), and one that is not counts as MPI_ERR_IN_STATUS.
-  for (MPI_Status& st : statuses_) st.MPI_ERROR = MPI_SUCCESS;
+  // them so), and one that is not counts as MPI_ERR_IN_STATUS. (Testall
+  // always, as before persistent requests were told apart.)
+  const bool read_statuses = persistent || !block;
+  if (read_statuses) {
+    for (MPI_Status& st : statuses_) st.MPI_ERROR = MPI_SUCCESS;
+  }
   int rc = block ? PMPI_Waitall(n, requests_.data(), statuses_.data())
                  : PMPI_Testall(n, requests_.data(), &flag, statuses_.data());
   if (flag == 0 && rc == MPI_SUCCESS) return false;
-  if (rc == MPI_SUCCESS &&
+  if (rc == MPI_SUCCESS && read_statuses &&
       std::any_of(statuses_.begin(), statuses_.end(), [](const MPI_Status& st) { return st.MPI_ERROR != MPI_SUCCESS; }))
     rc = MPI_ERR_IN_STATUS;
   if (rc == MPI_ERR_IN_STATUS) {

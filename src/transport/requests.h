@@ -90,8 +90,9 @@ class MpiRequests {
   // Waitall (Testall unless `block`) of every request: false while some are
   // in flight. Afterwards status(i) is request i's. The first error goes to
   // `first_error` (if none is there yet); a request that failed is freed,
-  // one the failed Waitall did not reach is waited for.
-  bool complete_all(bool block, int& first_error);
+  // one the failed Waitall did not reach is waited for. `persistent`: some
+  // request is a persistent one (its error may be in its status only).
+  bool complete_all(bool block, int& first_error, bool persistent = false);
 
   // One round: Waitsome (Testsome when `poll`), then on_done(token, error,
   // status or nullptr) for each request completed. False when nothing more

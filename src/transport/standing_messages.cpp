@@ -36,9 +36,10 @@ StandingMessages::~StandingMessages() {
 
 StandingMessages::Use StandingMessages::use_for(const StandingKey& key) {
   if (built_ && key_ == key) return Use::kStart;
-  if (seen_ == key) return ++seen_runs_ > kRunsBeforeKeeping ? Use::kKeep : Use::kPost;
+  if (seen_ == key) return !declined_ && ++seen_runs_ > kRunsBeforeKeeping ? Use::kKeep : Use::kPost;
   seen_ = key;
   seen_runs_ = 1;
+  declined_ = false;
   return Use::kPost;
 }
 
@@ -68,6 +69,7 @@ void StandingMessages::release_after(const MPI_Request* copies) {
 void StandingMessages::release() {
   seen_ = {};
   seen_runs_ = 0;
+  declined_ = false;
   if (!built_) return;
   built_ = false;
   {

@@ -44,6 +44,8 @@ class StandingMessages {
   enum class Use : std::uint8_t { kStart, kKeep, kPost };
   static constexpr int kRunsBeforeKeeping = 2;
   Use use_for(const StandingKey& key);
+  // After kKeep: no set for this key; its runs post (kPost) until the key changes.
+  void decline() { declined_ = true; }
   // Frees the old set and hands out an empty one to fill with persistent
   // requests (MpiRequests::add_plain).
   MpiRequests& rebuild(const StandingKey& key);
@@ -64,8 +66,9 @@ class StandingMessages {
  private:
   MpiRequests requests_;
   StandingKey key_;
-  StandingKey seen_;   // the last run's key
-  int seen_runs_ = 0;  // runs in a row with it
+  StandingKey seen_;       // the last run's key
+  int seen_runs_ = 0;      // runs in a row with it
+  bool declined_ = false;  // no set for seen_ (decline)
   bool built_ = false;
 };
 

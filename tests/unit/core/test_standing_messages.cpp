@@ -1,6 +1,7 @@
 // When the host fast path keeps a side's messages as persistent requests
 // (src/transport/standing_messages.h): on the third run in a row with one
-// key, never for a graph called twice, and anew after any other key.
+// key, never for a graph called twice, and anew after any other key; a
+// key declined (sends too small to keep) posts until the key changes.
 #include <gtest/gtest.h>
 
 #include "transport/standing_messages.h"
@@ -32,6 +33,23 @@ TEST(StandingMessages, AnotherKeyStartsTheCountAgain) {
   EXPECT_EQ(s.use_for(key(1)), Use::kKeep);
   s.release();  // nothing built: the count starts again too
   EXPECT_EQ(s.use_for(key(1)), Use::kPost);
+}
+
+TEST(StandingMessages, ADeclinedKeyPostsUntilTheKeyChanges) {
+  StandingMessages s;
+  EXPECT_EQ(s.use_for(key(1)), Use::kPost);
+  EXPECT_EQ(s.use_for(key(1)), Use::kPost);
+  ASSERT_EQ(s.use_for(key(1)), Use::kKeep);
+  s.decline();
+  for (int run = 0; run < 5; ++run) EXPECT_EQ(s.use_for(key(1)), Use::kPost);
+  EXPECT_EQ(s.use_for(key(2)), Use::kPost);  // another key: counted anew
+  EXPECT_EQ(s.use_for(key(2)), Use::kPost);
+  EXPECT_EQ(s.use_for(key(2)), Use::kKeep);
+  s.decline();
+  s.release();  // forgets the declined key too
+  EXPECT_EQ(s.use_for(key(2)), Use::kPost);
+  EXPECT_EQ(s.use_for(key(2)), Use::kPost);
+  EXPECT_EQ(s.use_for(key(2)), Use::kKeep);
 }
 
 }  // namespace
