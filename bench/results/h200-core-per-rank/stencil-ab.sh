@@ -5,6 +5,8 @@
 # pair. OLD and NEW are the kit's programs (bin/NAME) or paths.
 #   bash bench/results/h200-core-per-rank/stencil-ab.sh KIT OUT OLD NEW
 #   [PAIRS=2] [ITERS=21]
+# OUT ends as one file, OUT/stencil-ab.tar.gz: the device tool brings back
+# at most 8 files a call, and a run makes 4 a pair.
 set -uo pipefail
 kit=$(cd "$1" && pwd -P)
 out=$2 old=$3 new=$4
@@ -24,3 +26,4 @@ for ((p = 0; p < ${PAIRS:-2}; ++p)); do
     done
   done
 done
+tar czf "$out/stencil-ab.tar.gz" -C "$out" --remove-files $(cd "$out" && ls stencil-*d-*.txt)
