@@ -12,11 +12,11 @@ constexpr auto kLinear = static_cast<std::size_t>(algos::Variant::kLinear);
 
 // A send this small leaves MPI_Isend inline (Open MPI's shared-memory
 // transport, btl_vader_max_inline_send: no request made or matched), a path
-// MPI_Start of a persistent send never takes: on 2 ranks of the build
-// machine an exchange of 32-256 B took 0.26-0.71 us with MPI_Isend and
-// 0.81-1.14 us started (Open MPI 4.1.4), while a started receive costs what
-// MPI_Irecv does and a started send of 1 KiB 4% less than MPI_Isend. So a side of sends with one this small is posted,
-// never kept; receives are kept whatever their size.
+// MPI_Start of a persistent send never takes: on 2 ranks an exchange of
+// 32-256 B took 0.3-0.7 us posted and 0.8-1.2 us started, where a started
+// receive costs what a posted one does and a started send above 256 B 2-5%
+// less (bench/results/small-sends). So a side of sends with one this small
+// is posted, never kept; receives are kept whatever their size.
 constexpr std::uint64_t kInlineSendBytes = 256;
 
 // A kept message made (MPI_Recv_init, MPI_Send_init): held until its set is
