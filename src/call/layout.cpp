@@ -156,13 +156,12 @@ int CallLayout::measure(const CallArgs& args, const std::vector<int>& in_list) {
     rc = describe_type(args.recvtype, recv_type_);
     if (rc != MPI_SUCCESS) return rc;
   }
-  const OneType one{args, send_type_, recv_type_};
-  const PerBlock each{args, false};
+  // Alltoallw: every block's own type (described by acceptable()).
   const auto send_layout = [&](std::size_t j) -> const TypeLayout& {
-    return per_block_ ? each.send_layout(j) : one.send_layout(j);
+    return per_block_ ? args.send_layouts[j] : send_type_;
   };
   const auto recv_layout = [&](std::size_t i) -> const TypeLayout& {
-    return per_block_ ? each.recv_layout(i) : one.recv_layout(i);
+    return per_block_ ? args.recv_layouts[i] : recv_type_;
   };
   std::vector<std::uint64_t>& send = blocks_.send_bytes;
   send.resize(args.alltoall ? args.sendcounts.size() : 1);

@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "report/held_handles.h"
+#include "support/at_finalize.h"
 
 namespace nbrcoll {
 
@@ -17,15 +18,6 @@ int count_gone(MPI_Datatype, int, void*, void*) {
   return MPI_SUCCESS;
 }
 
-// MPI_Finalize deletes MPI_COMM_SELF's attributes first thing: both
-// keyvals go then (a type still marked keeps its mark until it goes).
-int free_at_finalize(MPI_Comm, int keyval, void*, void*) {
-  if (g_type_keyval != MPI_KEYVAL_INVALID && PMPI_Type_free_keyval(&g_type_keyval) == MPI_SUCCESS)
-    report::note_freed(report::Handle::kKeyval);
-  if (PMPI_Comm_free_keyval(&keyval) == MPI_SUCCESS) report::note_freed(report::Handle::kKeyval);
-  return MPI_SUCCESS;
-}
-
 // The mark's keyval, made once per process (calls may come from several threads).
 int type_keyval() {
   static std::once_flag once;
@@ -34,12 +26,11 @@ int type_keyval() {
     // Not copied: a duplicate is another type, with a handle of its own.
     if (PMPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, count_gone, &made, nullptr) != MPI_SUCCESS) return;
     report::note_made(report::Handle::kKeyval);
-    int finalizer = MPI_KEYVAL_INVALID;
-    if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_at_finalize, &finalizer, nullptr) == MPI_SUCCESS) {
-      report::note_made(report::Handle::kKeyval);
-      PMPI_Comm_set_attr(MPI_COMM_SELF, finalizer, nullptr);
-    }
     g_type_keyval = made;
+    // A type still marked then keeps its mark until it goes.
+    at_finalize([] {
+      if (PMPI_Type_free_keyval(&g_type_keyval) == MPI_SUCCESS) report::note_freed(report::Handle::kKeyval);
+    });
   });
   return g_type_keyval;
 }

@@ -7,6 +7,7 @@
 #include "report/held_handles.h"
 #include "state/shared_comm.h"
 #include "state/tag_blocks.h"
+#include "support/at_finalize.h"
 #include "support/log.h"
 
 namespace nbrcoll {
@@ -98,14 +99,6 @@ int delete_state(MPI_Comm, int, void* attribute_val, void*) {
   return MPI_SUCCESS;
 }
 
-// Frees the keyval at MPI_Finalize (MPI_COMM_SELF's attributes are deleted first thing there).
-int free_keyval_at_finalize(MPI_Comm, int keyval, void*, void*) {
-  if (g_keyval != MPI_KEYVAL_INVALID && PMPI_Comm_free_keyval(&g_keyval) == MPI_SUCCESS)
-    report::note_freed(report::Handle::kKeyval);
-  if (PMPI_Comm_free_keyval(&keyval) == MPI_SUCCESS) report::note_freed(report::Handle::kKeyval);
-  return MPI_SUCCESS;
-}
-
 // Once per process (threads may create graphs concurrently under MPI_THREAD_MULTIPLE).
 int ensure_keyval() {
   static std::once_flag once;
@@ -114,11 +107,9 @@ int ensure_keyval() {
     result = PMPI_Comm_create_keyval(copy_state, delete_state, &g_keyval, nullptr);
     if (result != MPI_SUCCESS) return;
     report::note_made(report::Handle::kKeyval);
-    int finalizer = MPI_KEYVAL_INVALID;
-    result = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_keyval_at_finalize, &finalizer, nullptr);
-    if (result != MPI_SUCCESS) return;
-    report::note_made(report::Handle::kKeyval);
-    result = PMPI_Comm_set_attr(MPI_COMM_SELF, finalizer, nullptr);
+    result = at_finalize([] {
+      if (PMPI_Comm_free_keyval(&g_keyval) == MPI_SUCCESS) report::note_freed(report::Handle::kKeyval);
+    });
   });
   return result;
 }

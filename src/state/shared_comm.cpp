@@ -5,6 +5,7 @@
 
 #include "report/held_handles.h"
 #include "state/tag_blocks.h"
+#include "support/at_finalize.h"
 #include "support/config.h"
 #include "support/log.h"
 
@@ -18,30 +19,23 @@ std::mutex g_serial_mutex;
 std::int64_t g_next_serial = 0;  // one more than the largest serial agreed on
 int g_claims_open = 0;
 
-// MPI_Finalize deletes MPI_COMM_SELF's attributes first thing: the shared
-// communicator goes then, while MPI still works.
-int free_at_finalize(MPI_Comm, int keyval, void*, void*) {
-  if (g_shared != MPI_COMM_NULL && PMPI_Comm_free(&g_shared) == MPI_SUCCESS)
-    report::note_freed(report::Handle::kCommunicator);
-  if (PMPI_Comm_free_keyval(&keyval) == MPI_SUCCESS) report::note_freed(report::Handle::kKeyval);
-  return MPI_SUCCESS;
-}
-
 }  // namespace
 
 void open_shared_comm() {
   if (config().disable || !config().shared_comm || g_shared != MPI_COMM_NULL) return;
   MPI_Comm made = MPI_COMM_NULL;
-  int keyval = MPI_KEYVAL_INVALID;
   // Collective over MPI_COMM_WORLD: every rank runs the same configuration.
   if (quiet_copy(MPI_COMM_WORLD, &made) != MPI_SUCCESS) {
     log(LogLevel::kWarn, "cannot copy MPI_COMM_WORLD; every graph makes a communicator of its own");
     return;
   }
   PMPI_Comm_set_errhandler(made, MPI_ERRORS_RETURN);
-  const int key_made = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_at_finalize, &keyval, nullptr);
-  if (key_made == MPI_SUCCESS) report::note_made(report::Handle::kKeyval);
-  if (key_made != MPI_SUCCESS || PMPI_Comm_set_attr(MPI_COMM_SELF, keyval, nullptr) != MPI_SUCCESS) {
+  // The shared communicator goes at MPI_Finalize, while MPI still works.
+  const int hooked = at_finalize([] {
+    if (g_shared != MPI_COMM_NULL && PMPI_Comm_free(&g_shared) == MPI_SUCCESS)
+      report::note_freed(report::Handle::kCommunicator);
+  });
+  if (hooked != MPI_SUCCESS) {
     // Left for the MPI to reclaim at MPI_Finalize; still usable.
     log(LogLevel::kInfo, "cannot hook MPI_Finalize to free the shared communicator");
   }
