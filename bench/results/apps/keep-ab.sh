@@ -1,15 +1,16 @@
 #!/bin/bash
 # keep-ab.sh RUNS LIB...: PETSc KSP ex2 (-sf_type neighbor) on 2 x 8 emulated
-# nodes, natively and under each library in turn, alternating run by run;
-# per run one line: mode, run, scatter ms a call (VecScatterBegin + End, max
-# over ranks), VecNorm ms a call (the control). Used once, for the kept
-# (persistent) messages' A/B in README.md. A LIB may carry more mpirun
+# nodes (NODES x RPN from the environment), natively and under each library
+# in turn, alternating run by run; per run one line: mode, run, scatter ms
+# a call (VecScatterBegin + End, max over ranks), VecNorm ms a call (the
+# control). Used for the kept (persistent) messages' A/B in README.md and
+# the hand-off vote's (../handoff-vote). A LIB may carry more mpirun
 # options after its path ("LIB -x NBRCOLL_DISABLE=1").
 cd "$(dirname "$0")/../../.."
 runs=$1
 shift
 ex2=$(realpath build/bin/petsc_ksp_ex2)
-cluster=(bench/cluster/run.sh --nodes 2 --ranks-per-node 8 --rate 1gbit --)
+cluster=(bench/cluster/run.sh --nodes "${NODES:-2}" --ranks-per-node "${RPN:-8}" --rate 1gbit --)
 args=(-m 128 -n 1024 -ksp_max_it 50 -sf_type neighbor -log_view)
 # times MODE RUN: one line from ex2's -log_view on stdin.
 times() {
