@@ -10,7 +10,6 @@
 #include "call/tally.h"
 #include "call/tuning.h"
 #include "report/run_counters.h"
-#include "state/handoff_vote.h"
 #include "state/late_plans.h"
 #include "state/schedules.h"
 #include "support/log.h"
@@ -71,10 +70,8 @@ int blocking_body(const UserCall& c) {
     if constexpr (kReport) tally_handoff(handoff_without_state());
     return pmpi_blocking(c);
   }
-  // A graph that plans late may plan now, and a distributed graph vote,
-  // on every rank alike, whatever this call's arguments (late_plans.h,
-  // handoff_vote.h).
-  vote_if_due(*state, c.comm);
+  // A graph that plans late may plan now, on every rank alike, whatever
+  // this call's arguments (late_plans.h).
   plan_if_due(*state, c.comm);
   // Watched from its start: on private communicators a duplicate's first
   // call completes its idup (decide), and a late rank holds the others there.
@@ -107,7 +104,6 @@ int nonblocking_body(const UserCall& c, MPI_Request* request) {
     return pmpi_nonblocking(c, request);
   }
   CommState* state = find_state(c.comm);
-  if (state != nullptr) vote_if_due(*state, c.comm);
   // With a progress thread everywhere these calls may forward, and count
   // towards a late-planning graph's plans (late_plans.h).
   if (state != nullptr && progress_thread_everywhere()) plan_if_due(*state, c.comm);
@@ -154,7 +150,6 @@ int neighbor_collective_init(const UserCall& c, MPI_Info mpi_info, MPI_Request* 
     return pmpi_persistent(c, mpi_info, request);
   }
   CommState* state = find_state(c.comm);
-  if (state != nullptr) vote_if_due(*state, c.comm);
   if (state != nullptr && progress_thread_everywhere()) plan_if_due(*state, c.comm);
   auto call = std::make_shared<PersistentCall>();
   call->decision = decide(c, Mode::kPersistent, state, call->scratch);

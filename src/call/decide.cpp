@@ -7,7 +7,6 @@
 #include "call/large_counts.h"
 #include "call/tuning.h"
 #include "state/agreed_settings.h"
-#include "state/handoff_vote.h"
 #include "state/schedules.h"
 #include "support/config.h"
 #include "support/log.h"
@@ -96,29 +95,21 @@ bool repeat_holds(const Decision& kept, const UserCall& c, CommState& state, alg
   return !tuner->agreement_due() && tuner->epoch() == kept.tune_epoch;
 }
 
-// Whether auto hands the call to the MPI, and why: a blocking or
-// nonblocking call that goes linear by a rule every rank applies alike
-// (not across nodes, or nonblocking without a progress thread everywhere:
-// the branches of decide() below), in a host process, on a graph whose own
-// collective the MPI gets right: a Cartesian grid without duplicate
-// neighbours (GraphInfo::mpi_runs_linear), or a distributed graph whose
-// ranks all voted the call's kind to the MPI (state/handoff_vote.h). The
-// MPI then posts the same messages with its own datatype handling, which
-// measured faster than nbrcoll's typed linear call on Cartesian subarray
-// faces (bench/results/typed-alltoallw, bench/results/cartesian-handoff),
-// and its own nonblocking calls faster than nbrcoll's in PETSc's scatter
-// with several ranks to a core (bench/results/handoff-vote).
+// Whether auto hands the call to the MPI: a blocking or nonblocking call
+// that goes linear by a rule every rank applies alike (not across nodes,
+// or nonblocking without a progress thread everywhere: the branches of
+// decide() below), in a host process, on a graph whose own collective the
+// MPI gets right (GraphInfo::mpi_runs_linear). The MPI then posts the same
+// messages with its own datatype handling, which measured faster than
+// nbrcoll's typed linear call on Cartesian subarray faces
+// (bench/results/typed-alltoallw, bench/results/cartesian-handoff).
 // Not persistent calls: MPICH 4.0.2's persistent neighborhood requests fail
-// in MPI_Testall (mpi.topo.np1.auto). kNone: not handed off.
-Handoff mpi_takes_linear(const UserCall& c, Mode mode, const CommState& state) {
-  const GraphInfo& info = *state.info;
-  if (!info.mpi_runs_linear && !kind_in(state.mpi_kinds, c.kind)) return Handoff::kNone;
-  const bool by_rule =
-      mode != Mode::kPersistent &&
-      ((mode == Mode::kNonblocking && !progress_thread_everywhere()) || info.nodes == 1 || info.linear_only) &&
-      !device_process();
-  if (!by_rule) return Handoff::kNone;
-  return info.mpi_runs_linear ? Handoff::kMpiLinear : Handoff::kMpiVoted;
+// in MPI_Testall (mpi.topo.np1.auto). Elsewhere a linear call is not
+// handed off: docs/DESIGN.md section 5 says why.
+bool mpi_takes_linear(Mode mode, const GraphInfo& info) {
+  return info.mpi_runs_linear && mode != Mode::kPersistent &&
+         ((mode == Mode::kNonblocking && !progress_thread_everywhere()) || info.nodes == 1 || info.linear_only) &&
+         !device_process();
 }
 
 }  // namespace
@@ -147,8 +138,6 @@ const char* handoff_text(Handoff why) {
       return "a null request pointer, which the MPI reports";
     case Handoff::kMpiLinear:
       return "auto, linear by rule on a Cartesian grid the MPI pairs right: the MPI's own collective";
-    case Handoff::kMpiVoted:
-      return "auto, linear by rule on a distributed graph its ranks voted the MPI gets right: the MPI's own collective";
   }
   return "?";
 }
@@ -172,9 +161,7 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
   const Algo algo = effective_algo();
   if (state == nullptr || config().disable) return hand_off(handoff_without_state());
   if (algo.kind == Algo::Kind::kNative) return hand_off(Handoff::kNative);
-  if (algo.kind == Algo::Kind::kAuto) {
-    if (const Handoff why = mpi_takes_linear(c, mode, *state); why != Handoff::kNone) return hand_off(why);
-  }
+  if (algo.kind == Algo::Kind::kAuto && mpi_takes_linear(mode, *state->info)) return hand_off(Handoff::kMpiLinear);
   // ---- The last call on this scratch again: its decision and layout hold
   // (a tuned one's only while the tuner neither agrees nor has agreed since).
   algos::Tuner* begun = nullptr;  // the tuner this call was counted by
@@ -224,9 +211,10 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
   } else if (info.linear_only) {
     // Set up for calls that never choose another variant (graph_setup.cpp),
     // or not before a later blocking call plans the graph (late_plans.h).
-    // Handed to the MPI's own collective only where mpi_takes_linear
-    // says: docs/DESIGN.md section 5 says why (Open MPI 4.1.4's fails on
-    // graphs only some ranks know to be such: tried twice without a vote).
+    // Not handed to the MPI's own collective, though it would post the
+    // same messages, except on the Cartesian grids of mpi_takes_linear:
+    // docs/DESIGN.md section 5 says why (Open MPI 4.1.4's fails on graphs
+    // only some ranks know to be such; tried twice).
     all(Variant::kLinear);
     d.why =
         info.plan_at_call != 0 ? "a graph that plans late, linear until then" : "a graph with the linear plans only";

@@ -33,10 +33,9 @@ enum class Handoff : std::uint8_t {
   kDeviceAlltoall,     // alltoall in a process with a GPU runtime
   kDeviceNonblocking,  // nonblocking or persistent in a process with a GPU runtime
   kNullRequest,        // a nonblocking or persistent call without a request to fill
-  kMpiLinear,          // auto, linear by rule on a Cartesian grid whose own collective the MPI gets right
-  kMpiVoted,           // auto, linear by rule on a distributed graph voted to the MPI (state/handoff_vote.h)
+  kMpiLinear,          // auto, linear by rule on a graph whose own collective the MPI gets right
 };
-inline constexpr unsigned kHandoffCount = 12;
+inline constexpr unsigned kHandoffCount = 11;
 const char* handoff_text(Handoff why);
 
 struct Decision {

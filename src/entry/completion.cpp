@@ -15,7 +15,7 @@
 #include "call/progress.h"
 #include "call/progress_thread.h"
 #include "report/run_report.h"
-#include "state/pending_steps.h"
+#include "state/late_plans.h"
 #include "transport/standing_messages.h"
 
 using nbrcoll::Backoff;
@@ -148,12 +148,12 @@ int MPI_Startall(int count, MPI_Request requests[]) {
 }
 #endif
 
-// Calls and handles' pending steps (state/pending_steps.h) still in flight finish before the MPI goes away (their peers may
+// Calls and graph planning still in flight finish before the MPI goes away (their peers may
 // need them even if this rank never waits for them); then the run report,
 // if NBRCOLL_REPORT asks for one (gathered to world rank 0).
 int MPI_Finalize() {
   nbrcoll::drain();
-  nbrcoll::settle_pending_steps();
+  nbrcoll::finish_late_planning();
   nbrcoll::stop_progress_thread();
   // The report first: the handles it counts are those the application's
   // run left held, the kept messages of communicators never freed among them.

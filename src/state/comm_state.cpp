@@ -40,7 +40,7 @@ int copy_shared(CommState& from, void* attribute_val_out, int* flag) {
     return MPI_SUCCESS;
   }
   auto* copy =
-      new (std::nothrow) CommState{from.info, nullptr, nullptr, std::make_shared<CallSequence>(), {}, {}, 0, {}, {}, 0, {}, 0};
+      new (std::nothrow) CommState{from.info, nullptr, nullptr, std::make_shared<CallSequence>(), {}, {}, 0, {}, {}};
   if (copy == nullptr) return MPI_SUCCESS;
   try {
     copy->own = std::make_shared<OwnedComm>(from.own->serial, handle);
@@ -68,7 +68,7 @@ int copy_state(MPI_Comm, int, void*, void* attribute_val_in, void* attribute_val
     if (const std::shared_ptr<OwnedComm> previous = from->own->newest_copy.lock()) complete_idup(*previous);
   }
   auto* copy =
-      new (std::nothrow) CommState{from->info, nullptr, from->own, std::make_shared<CallSequence>(), {}, {}, 0, {}, {}, 0, {}, 0};
+      new (std::nothrow) CommState{from->info, nullptr, from->own, std::make_shared<CallSequence>(), {}, {}, 0, {}, {}};
   if (copy == nullptr) return MPI_SUCCESS;
   MPI_Comm dup = MPI_COMM_NULL;
   MPI_Request pending = MPI_REQUEST_NULL;

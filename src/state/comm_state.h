@@ -104,8 +104,6 @@ class ScratchPool;
 struct HandleTuning;
 // A graph's planning in progress on a handle (late_plans.h).
 struct LatePlanning;
-// A handle's hand-off vote in progress (handoff_vote.h).
-struct HandoffVote;
 
 // One per communicator handle. A duplicate shares `info` but gets a channel
 // of its own, so two handles never mix messages. Where the process-wide
@@ -156,9 +154,6 @@ struct CommState {
   std::uint64_t planning_calls = 0;        // made on this handle that count towards planning (late_plans.h)
   std::shared_ptr<HandleTuning> tuning;    // made by the first tunable call
   std::shared_ptr<LatePlanning> late;      // from the blocking call that starts planning to the one it plans at
-  std::uint64_t handle_calls = 0;          // every neighborhood call made on this handle, for its vote
-  std::shared_ptr<HandoffVote> vote;       // from the call that starts the vote to the one it is due at
-  unsigned mpi_kinds = 0;                  // kinds (bit 1 << Kind) voted to the MPI's own collective (handoff_vote.h)
 };
 
 // Attach freshly built state and its channel to `graph_comm` (creates the

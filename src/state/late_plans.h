@@ -44,4 +44,9 @@ namespace nbrcoll {
 // the call itself completes.
 void plan_if_due(CommState& state, MPI_Comm graph_comm);
 
+// At MPI_Finalize, before the MPI's: completes the node lists and
+// agreements still in flight of handles never freed that stopped short of
+// the call they plan at (every rank of such a graph does the same).
+void finish_late_planning();
+
 }  // namespace nbrcoll

@@ -123,12 +123,6 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
     else
       bad(warnings, "NBRCOLL_SHORT_GRAPHS", *v, "expected a count of calls, 0 to plan at creation; using 8");
   }
-  if (auto v = env("NBRCOLL_GRAPH_HANDOFF")) {
-    if (auto on = parse_bool(*v))
-      c.graph_handoff = *on;
-    else
-      bad(warnings, "NBRCOLL_GRAPH_HANDOFF", *v, "expected 0 or 1; using 1");
-  }
   if (auto v = env("NBRCOLL_TUNE")) {
     char* end = nullptr;
     const double f = std::strtod(v->c_str(), &end);
@@ -243,10 +237,6 @@ const std::vector<EnvVarInfo>& env_vars() {
       {"NBRCOLL_SHORT_GRAPHS", "calls", "8",
        "auto across nodes: a graph of every process runs this many blocking calls linear, set up without node "
        "lists, planners or agreement, and plans at the next (the least over all processes); 0: plan at creation"},
-      {"NBRCOLL_GRAPH_HANDOFF", "0|1", "1",
-       "auto: a distributed graph's calls that go linear by rule (nonblocking, or one node) go to the MPI's own "
-       "collective from a handle's 9th call where every rank's lists allow it (a vote from its 3rd); 0 in any "
-       "process: nbrcoll runs them"},
       {"NBRCOLL_TUNE", "0|1|a factor >= 1", "1 (factor 2)",
        "auto's blocking calls across nodes that repeat: try the variants predicted within the factor of the "
        "fastest, time them, keep the fastest (one agreement per size); 0: the cost model alone. The same in every "

@@ -49,10 +49,6 @@ struct Config {
   // linear before it plans (state/late_plans.h; the least over all
   // processes); 0: graphs plan at creation.
   int short_graph_calls = 8;
-  // NBRCOLL_GRAPH_HANDOFF=0: this rank votes no kind to the MPI's own
-  // collective (state/handoff_vote.h), so no rank hands a distributed
-  // graph's calls off.
-  bool graph_handoff = true;
   // NBRCOLL_TUNE: auto's blocking calls across nodes try the variants the
   // cost model predicts within this factor of the fastest and keep the
   // fastest measured (algos/tuner.h); 0: off, the model alone chooses.

@@ -50,11 +50,6 @@ bool set_up_without_agreement(MPI_Comm graph_comm) {
   return state != nullptr && state->info->unagreed;
 }
 
-unsigned kinds_voted_to_mpi(MPI_Comm graph_comm) {
-  const CommState* state = find_state(graph_comm);
-  return state != nullptr ? state->mpi_kinds : 0U;
-}
-
 bool tuning_busy(MPI_Comm graph_comm) {
   const CommState* state = find_state(graph_comm);
   return state != nullptr && nbrcoll::tuning_busy(*state);

@@ -48,11 +48,6 @@ bool tuning_busy(MPI_Comm graph_comm);
 // The variant auto's measured choice settled on for blocks of `bytes` on
 // `graph_comm` (the allgathers' or the alltoalls'), if it settled on one.
 std::optional<algos::Variant> tuned_variant(MPI_Comm graph_comm, bool alltoall, std::uint64_t bytes);
-// The kinds (bit 1 << call/user_call.h's Kind) whose calls that go linear
-// by rule `graph_comm`'s handle hands to the MPI's own collective by its
-// ranks' vote (state/handoff_vote.h); 0 before the vote is due, where it
-// failed, and where nbrcoll holds no state for it.
-unsigned kinds_voted_to_mpi(MPI_Comm graph_comm);
 // The blocking calls a graph across nodes runs linear before it plans, as
 // every process agreed at MPI_Init (0: graphs plan at creation).
 int calls_before_late_plans();

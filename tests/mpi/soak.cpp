@@ -457,20 +457,6 @@ void run_cycles(long cycles, long early, const Types& types) {
   if (cycles > early) compare("cycles", at_early, holdings());
 }
 
-// The calls the report says auto handed to the MPI by rule (its reason
-// lines under "calls handed to the MPI", "  N  auto, linear by rule ...").
-long handed_by_rule(const std::vector<std::string>& lines) {
-  long n = 0;
-  for (const std::string& l : lines) {
-    const std::size_t at = l.find_first_not_of(' ');
-    if (at == std::string::npos || at == 0) continue;
-    char* end = nullptr;
-    const long v = std::strtol(l.c_str() + at, &end, 10);
-    if (end != l.c_str() + at && std::string(end).find("auto, linear by rule") != std::string::npos) n += v;
-  }
-  return n;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -508,21 +494,14 @@ int main(int argc, char** argv) {
   if (path != nullptr) {
     const long before = g_failures.load();
     const std::vector<std::string> lines = report_lines(path);
-    // nbrcoll ran every call (the ranks make the same calls), but those
-    // auto hands to the MPI's own collective by rule (Cartesian grids it
-    // pairs right, distributed graphs voted to it: src/state/handoff_vote.h).
+    // nbrcoll ran every call (the ranks make the same calls).
     long reported = 0;
     for (const Kind k : kKinds) {
       for (const long n : numbers_after(lines, std::string(kind_name(k)) + " ")) reported += n;
     }
-    const std::vector<long> handed = numbers_after(lines, "calls handed to the MPI:");
-    const long by_rule = handed_by_rule(lines);
-    check(handed.size() == 1 && handed[0] == by_rule,
-          "every call handed to the MPI was by auto's rule: " + std::to_string(by_rule) + " of " +
-              (handed.empty() ? std::string("?") : std::to_string(handed[0])));
-    check(reported + by_rule == g_counts.total * g_size,
-          "the report counts " + std::to_string(reported) + " calls and " + std::to_string(by_rule) +
-              " handed to the MPI, not " + std::to_string(g_counts.total * g_size));
+    check(reported == g_counts.total * g_size, "the report counts " + std::to_string(reported) + " calls, not " +
+                                                   std::to_string(g_counts.total * g_size));
+    check(numbers_after(lines, "calls handed to the MPI:") == std::vector<long>{0}, "no call handed to the MPI");
     std::printf("soak: the report's %s\n", report_line(lines, "calls by plan:").c_str());
     const std::string line = report_line(lines, "MPI handles still held at finalize");
     const std::string want = handles_text(held);
