@@ -14,7 +14,7 @@ here = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__f
 cells = {}   # (rate, matrix, size) -> {algo: [paired...]}
 bounds = {}  # (rate, matrix) -> leader bound
 for path in sorted(glob.glob(os.path.join(here, "spmm-*-run-*.txt"))):
-    m = re.match(r"spmm-(\w+)-(.+)-run-(\d+)\.txt", os.path.basename(path))
+    m = re.match(r"spmm-(\w+?(?:-\d+x\d+)?)-(.+)-run-(\d+)\.txt", os.path.basename(path))
     if not m:
         continue
     rate, matrix = m.group(1), m.group(2)
