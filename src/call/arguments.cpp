@@ -28,6 +28,26 @@ constexpr bool kEmptyBlockTypesChecked = true;
 constexpr bool kEmptyBlockTypesChecked = false;
 #endif
 
+// Where a side has no neighbours its count and displacement arrays may be
+// null: both MPIs take alltoallv(w) so (PETSc passes null arrays for a
+// scatter's empty side: its KSP ex45 hung when nbrcoll handed only those
+// ranks' calls to the MPI as argument errors). allgatherv's receive
+// arrays: MPICH 4.0 takes them null on no in-neighbours; Open MPI 4.1
+// reports MPI_ERR_ARG whatever the degree (tests/mpi/adversarial.cpp,
+// "arguments" and "null arrays").
+#if defined(OPEN_MPI)
+constexpr bool kNullAllgathervArraysChecked = true;
+#else
+constexpr bool kNullAllgathervArraysChecked = false;
+#endif
+
+// A side's count and displacement arrays as the MPI takes them: present,
+// or null on a side without neighbours (allgatherv under Open MPI: never).
+bool side_arrays_ok(const void* counts, const void* displacements, std::size_t degree, bool null_never_ok) {
+  if (counts != nullptr && displacements != nullptr) return true;
+  return degree == 0 && !null_never_ok;
+}
+
 // One side of an alltoallw: `n` blocks of counts[j] elements of types[j] at
 // byte displacements[j] from `buf`, peers[j] their ranks. Fills the side's
 // arrays of `args`; false on an argument error. `any`: some block of a
@@ -97,8 +117,10 @@ bool acceptable(const UserCall& c, const std::vector<int>& in, const std::vector
   const bool variable = c.variable();
   const bool alltoall = c.alltoall();
   if (c.sendbuf == MPI_IN_PLACE || c.sendtype == MPI_DATATYPE_NULL || c.recvtype == MPI_DATATYPE_NULL) return false;
-  if (variable && (c.recvcounts == nullptr || c.rdispls == nullptr)) return false;
-  if (c.kind == Kind::kAlltoallv && (c.sendcounts == nullptr || c.sdispls == nullptr)) return false;
+  if (variable &&
+      !side_arrays_ok(c.recvcounts, c.rdispls, in.size(), c.kind == Kind::kAllgatherv && kNullAllgathervArraysChecked))
+    return false;
+  if (c.kind == Kind::kAlltoallv && !side_arrays_ok(c.sendcounts, c.sdispls, out.size(), false)) return false;
   if (!variable && c.recvcount < 0) return false;
   if (c.kind != Kind::kAlltoallv && c.sendcount < 0) return false;
   TypeLayout probe;

@@ -72,13 +72,14 @@ bool RepeatKey::matches(const UserCall& c, Mode mode, Algo algo, const CallArgs&
     if (!same_blocks(c, args)) return false;
   } else {
     if (c.variable()) {
-      if (c.recvcounts == nullptr || c.rdispls == nullptr) return false;
+      // Null arrays only where the side has no neighbours (call/arguments.cpp).
+      if ((c.recvcounts == nullptr || c.rdispls == nullptr) && !args.recvcounts.empty()) return false;
       if (!same_values(c.recvcounts, args.recvcounts) || !same_values(c.rdispls, args.displs)) return false;
     } else if (c.recvcount != recvcount_) {
       return false;
     }
     if (c.kind == Kind::kAlltoallv) {
-      if (c.sendcounts == nullptr || c.sdispls == nullptr) return false;
+      if ((c.sendcounts == nullptr || c.sdispls == nullptr) && !args.sendcounts.empty()) return false;
       if (!same_values(c.sendcounts, args.sendcounts) || !same_values(c.sdispls, args.sdispls)) return false;
     } else if (c.sendcount != args.sendcount) {
       return false;

@@ -618,6 +618,74 @@ void argument_errors() {
   MPI_Comm_free(&grid);
 }
 
+// ---- null arrays on a side without neighbours ---------------------------------------
+
+// A directed chain (rank r sends to r + 1): rank 0 has no in-neighbours,
+// the last rank no out-neighbours, and each passes null count and
+// displacement arrays for its empty side, as PETSc does for a scatter's
+// empty side (its KSP ex45 hung when nbrcoll took such a call for an
+// argument error on those ranks only, handing it to the MPI while their
+// peers ran nbrcoll's). Both MPIs take alltoallv so; MPICH also takes
+// allgatherv's receive arrays null on no in-neighbours, while Open MPI 4.1
+// reports an argument error (argument_errors above). Every call 4 times
+// (a repeat, kept messages from the third), blocking then nonblocking,
+// each receive against its closed form with guards. Not compared with
+// PMPI: Open MPI 4.1.4's own collectives hang on the chain's end.
+void null_arrays_on_empty_sides() {
+  if (g_only != nullptr && std::strcmp(g_only, "null arrays") != 0) return;
+  if (g_size < 2) return;
+  const bool has_in = g_rank > 0;
+  const bool has_out = g_rank + 1 < g_size;
+  std::vector<int> in, out;
+  if (has_in) in.push_back(g_rank - 1);
+  if (has_out) out.push_back(g_rank + 1);
+  const MPI_Comm chain = make_graph(in, out);
+  constexpr int kBytes = 3000;
+  int one_count[1] = {kBytes};
+  int zero_displ[1] = {0};
+  const bool allgatherv_null_ok = !open_mpi_41();
+  for (const bool nonblocking : {false, true}) {
+    for (const bool gather : {false, true}) {
+      // Erroneous under Open MPI on rank 0, so no rank makes it there.
+      if (gather && !allgatherv_null_ok) continue;
+      for (int round = 0; round < 4; ++round) {
+        const std::string what = std::string(nonblocking ? "nonblocking " : "blocking ") +
+                                 (gather ? "allgatherv" : "alltoallv") + ", round " + std::to_string(round);
+        std::vector<unsigned char> send(kBytes);
+        for (std::size_t i = 0; i < send.size(); ++i) send[i] = pattern(g_rank * 16 + round, i);
+        Area recv(kBytes);
+        int* rc = has_in ? one_count : nullptr;
+        int* rd = has_in ? zero_displ : nullptr;
+        int* sc = has_out ? one_count : nullptr;
+        int* sd = has_out ? zero_displ : nullptr;
+        MPI_Request req = MPI_REQUEST_NULL;
+        int err = MPI_SUCCESS;
+        if (gather) {
+          err =
+              nonblocking
+                  ? MPI_Ineighbor_allgatherv(send.data(), kBytes, MPI_BYTE, recv.data(), rc, rd, MPI_BYTE, chain, &req)
+                  : MPI_Neighbor_allgatherv(send.data(), kBytes, MPI_BYTE, recv.data(), rc, rd, MPI_BYTE, chain);
+        } else {
+          err = nonblocking
+                    ? MPI_Ineighbor_alltoallv(send.data(), sc, sd, MPI_BYTE, recv.data(), rc, rd, MPI_BYTE, chain, &req)
+                    : MPI_Neighbor_alltoallv(send.data(), sc, sd, MPI_BYTE, recv.data(), rc, rd, MPI_BYTE, chain);
+        }
+        if (nonblocking && err == MPI_SUCCESS) err = MPI_Wait(&req, MPI_STATUS_IGNORE);
+        check(err == MPI_SUCCESS,
+              "null arrays, " + what + ": returns MPI_SUCCESS, got class " + std::to_string(error_class(err)));
+        bool right = recv.guards_intact(kBytes);
+        for (std::size_t i = 0; i < kBytes; ++i) {
+          const unsigned char want = has_in ? pattern((g_rank - 1) * 16 + round, i) : kGuard;
+          right = right && recv.data()[i] == want;
+        }
+        check(right, "null arrays, " + what + ": receive area or guards differ from the closed form");
+      }
+    }
+  }
+  MPI_Comm c = chain;
+  MPI_Comm_free(&c);
+}
+
 // ---- alltoallw: a type and a size per edge ----------------------------------------
 
 // The byte of rank `origin`'s block for its `d`-th edge at index i.
@@ -856,6 +924,7 @@ int main(int argc, char** argv) {
     sender_that_cannot_pack(false);
     sender_that_cannot_pack(true);
     argument_errors();
+    null_arrays_on_empty_sides();
     alltoallw_argument_errors();
   }
   return finish();
