@@ -16,7 +16,11 @@
 # saying so.
 #
 #   bench/apps/run.sh [--build DIR] [--runs R] [--nodes N] [--ranks-per-node K]
-#                     [--rate 1gbit] [--cells C] [--only dolfinx|petsc] [-- EX2 OPTIONS...]
+#                     [--rate 1gbit] [--cells C] [--only dolfinx|petsc|ex45] [-- EX2 OPTIONS...]
+#
+# ex45: PETSc's KSP ex45 (a 3-D Laplacian on a DMDA, 33^3, multigrid of 3
+# levels: ghost updates on every level, some scatters one-sided), the
+# scatter per call and KSPSolve, both with -sf_type neighbor.
 #
 # Defaults: build/, 5 runs, 2 nodes x 8 ranks, 1gbit, a 16^3 cube, ex2 with
 # -m 128 -n 1024 -ksp_max_it 50 (8 KiB halo messages). Logs and per-run
@@ -88,6 +92,15 @@ dolfinx_times() { grep -E '^[a-z_0-9]+ [0-9.e+-]+$' "$1"; }
 # -log_view, Max column (max over ranks): SFSetUp (once); per call, scatter
 # (VecScatterBegin + VecScatterEnd: one MPI_Ineighbor_alltoallv and its
 # wait), MatMult and VecNorm.
+# ex45 -log_view: scatter per call, KSPSolve (once), MatMult per call.
+ex45_times() {
+  awk '$1 == "VecScatterBegin" && !b { c = $2; b = $4 }
+       $1 == "VecScatterEnd" && !e { e = $4 }
+       $1 == "KSPSolve" && !k { k = $4 }
+       $1 == "MatMult" && !m { mc = $2; m = $4 }
+       END { if (!c || !k || !mc) exit 1
+             printf "scatter %.9f\nkspsolve %.9f\nmatmult %.9f\n", (b + e) / c, k, m / mc }' "$1"
+}
 petsc_times() {
   awk '$1 == "SFSetUp" && !s { s = $4 }
        $1 == "VecScatterBegin" && !b { c = $2; b = $4 }
@@ -113,5 +126,15 @@ if [[ -z $only || $only == petsc ]]; then
     alternate petsc petsc_times "$(realpath "$build/bin/petsc_ksp_ex2")" "${ex2_args[@]}" -sf_type neighbor -log_view
   else
     echo "## PETSc: skipped (no petsc_ksp_ex2 in $build: scripts/install-deps.sh --petsc, then reconfigure)"
+  fi
+fi
+if [[ -z $only || $only == ex45 ]]; then
+  ex45_args=(-da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type richardson
+    -mg_levels_pc_type jacobi)
+  if nice -n 10 cmake --build "$build" --target petsc_ksp_ex45 -j2 > /dev/null 2>&1; then
+    echo "## PETSc KSP ex45 ${ex45_args[*]} -sf_type neighbor"
+    alternate ex45 ex45_times "$(realpath "$build/bin/petsc_ksp_ex45")" "${ex45_args[@]}" -sf_type neighbor -log_view
+  else
+    echo "## PETSc KSP ex45: skipped (no petsc_ksp_ex45 in $build: scripts/install-deps.sh --petsc, then reconfigure)"
   fi
 fi

@@ -151,9 +151,15 @@ int CallLayout::measure(const CallArgs& args, const std::vector<int>& in_list) {
   typed_mode_ = false;
   per_block_ = args.per_block;
   if (!per_block_) {
-    int rc = describe_type(args.sendtype, send_type_);
+    // A null type names no block: an empty side (call/arguments.cpp).
+    const auto describe = [](MPI_Datatype type, TypeLayout& out) {
+      if (type != MPI_DATATYPE_NULL) return describe_type(type, out);
+      out = TypeLayout{0, 0, true};
+      return MPI_SUCCESS;
+    };
+    int rc = describe(args.sendtype, send_type_);
     if (rc != MPI_SUCCESS) return rc;
-    rc = describe_type(args.recvtype, recv_type_);
+    rc = describe(args.recvtype, recv_type_);
     if (rc != MPI_SUCCESS) return rc;
   }
   // Alltoallw: every block's own type (described by acceptable()).

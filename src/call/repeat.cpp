@@ -19,8 +19,11 @@ bool same_values(const Given* given, const std::vector<T>& kept) {
 
 // Every type of the call marked (call/type_watch.h); false where one cannot be.
 bool watch_types(const CallArgs& args) {
-  if (!args.per_block)
-    return watch_type(args.sendtype) && (args.recvtype == args.sendtype || watch_type(args.recvtype));
+  if (!args.per_block) {
+    // (A null type is an empty side's: call/arguments.cpp.)
+    const auto watched = [](MPI_Datatype t) { return t == MPI_DATATYPE_NULL || watch_type(t); };
+    return watched(args.sendtype) && (args.recvtype == args.sendtype || watched(args.recvtype));
+  }
   const auto watch_side = [](const std::vector<MPI_Datatype>& types, const std::vector<int>& counts) {
     for (std::size_t j = 0; j < types.size(); ++j) {
       // A zero-count block moves nothing, and may name any type (even

@@ -627,7 +627,9 @@ void argument_errors() {
 // argument error on those ranks only, handing it to the MPI while their
 // peers ran nbrcoll's). Both MPIs take alltoallv so; MPICH also takes
 // allgatherv's receive arrays null on no in-neighbours, while Open MPI 4.1
-// reports an argument error (argument_errors above). Every call 4 times
+// reports an argument error (argument_errors above); Open MPI also takes
+// MPI_DATATYPE_NULL as alltoallv's type of an empty side, which MPICH
+// reports as MPI_ERR_TYPE (a third variant, Open MPI only). Every call 4 times
 // (a repeat, kept messages from the third), blocking then nonblocking,
 // each receive against its closed form with guards. Not compared with
 // PMPI: Open MPI 4.1.4's own collectives hang on the chain's end.
@@ -644,13 +646,23 @@ void null_arrays_on_empty_sides() {
   int one_count[1] = {kBytes};
   int zero_displ[1] = {0};
   const bool allgatherv_null_ok = !open_mpi_41();
+  enum class Variant { kAlltoallv, kAlltoallvNullType, kAllgatherv };
   for (const bool nonblocking : {false, true}) {
-    for (const bool gather : {false, true}) {
-      // Erroneous under Open MPI on rank 0, so no rank makes it there.
+    for (const Variant variant : {Variant::kAlltoallv, Variant::kAlltoallvNullType, Variant::kAllgatherv}) {
+      const bool gather = variant == Variant::kAllgatherv;
+      // Erroneous under Open MPI on rank 0 (and the null type under
+      // MPICH), so no rank makes it there.
       if (gather && !allgatherv_null_ok) continue;
+      if (variant == Variant::kAlltoallvNullType && !open_mpi_41()) continue;
+      const MPI_Datatype null_or_byte = variant == Variant::kAlltoallvNullType ? MPI_DATATYPE_NULL : MPI_BYTE;
+      const MPI_Datatype send_type = has_out ? MPI_BYTE : null_or_byte;
+      const MPI_Datatype recv_type = has_in ? MPI_BYTE : null_or_byte;
+      const char* name = gather                                   ? "allgatherv"
+                         : variant == Variant::kAlltoallvNullType ? "alltoallv, null types"
+                                                                  : "alltoallv";
       for (int round = 0; round < 4; ++round) {
-        const std::string what = std::string(nonblocking ? "nonblocking " : "blocking ") +
-                                 (gather ? "allgatherv" : "alltoallv") + ", round " + std::to_string(round);
+        const std::string what =
+            std::string(nonblocking ? "nonblocking " : "blocking ") + name + ", round " + std::to_string(round);
         std::vector<unsigned char> send(kBytes);
         for (std::size_t i = 0; i < send.size(); ++i) send[i] = pattern(g_rank * 16 + round, i);
         Area recv(kBytes);
@@ -666,9 +678,10 @@ void null_arrays_on_empty_sides() {
                   ? MPI_Ineighbor_allgatherv(send.data(), kBytes, MPI_BYTE, recv.data(), rc, rd, MPI_BYTE, chain, &req)
                   : MPI_Neighbor_allgatherv(send.data(), kBytes, MPI_BYTE, recv.data(), rc, rd, MPI_BYTE, chain);
         } else {
-          err = nonblocking
-                    ? MPI_Ineighbor_alltoallv(send.data(), sc, sd, MPI_BYTE, recv.data(), rc, rd, MPI_BYTE, chain, &req)
-                    : MPI_Neighbor_alltoallv(send.data(), sc, sd, MPI_BYTE, recv.data(), rc, rd, MPI_BYTE, chain);
+          err =
+              nonblocking
+                  ? MPI_Ineighbor_alltoallv(send.data(), sc, sd, send_type, recv.data(), rc, rd, recv_type, chain, &req)
+                  : MPI_Neighbor_alltoallv(send.data(), sc, sd, send_type, recv.data(), rc, rd, recv_type, chain);
         }
         if (nonblocking && err == MPI_SUCCESS) err = MPI_Wait(&req, MPI_STATUS_IGNORE);
         check(err == MPI_SUCCESS,
