@@ -34,7 +34,9 @@ constexpr bool kEmptyBlockTypesChecked = false;
 // ranks' calls to the MPI as argument errors). allgatherv's receive
 // arrays: MPICH 4.0 takes them null on no in-neighbours; Open MPI 4.1
 // reports MPI_ERR_ARG whatever the degree (tests/mpi/adversarial.cpp,
-// "arguments" and "null arrays").
+// "arguments" and "null arrays"), and so do Open MPI's persistent MPIX_
+// forms for alltoallv (MPICH's MPI_*_init take them as its nonblocking
+// calls do).
 #if defined(OPEN_MPI)
 constexpr bool kNullAllgathervArraysChecked = true;
 #else
@@ -136,10 +138,9 @@ bool acceptable(const UserCall& c, const std::vector<int>& in, const std::vector
   const bool alltoall = c.alltoall();
   if (c.sendbuf == MPI_IN_PLACE) return false;
   if (!side_type_ok(c.kind, c.sendtype, out.size()) || !side_type_ok(c.kind, c.recvtype, in.size())) return false;
-  if (variable &&
-      !side_arrays_ok(c.recvcounts, c.rdispls, in.size(), c.kind == Kind::kAllgatherv && kNullAllgathervArraysChecked))
-    return false;
-  if (c.kind == Kind::kAlltoallv && !side_arrays_ok(c.sendcounts, c.sdispls, out.size(), false)) return false;
+  const bool null_never_ok = c.mpix || (c.kind == Kind::kAllgatherv && kNullAllgathervArraysChecked);
+  if (variable && !side_arrays_ok(c.recvcounts, c.rdispls, in.size(), null_never_ok)) return false;
+  if (c.kind == Kind::kAlltoallv && !side_arrays_ok(c.sendcounts, c.sdispls, out.size(), null_never_ok)) return false;
   if (!variable && c.recvcount < 0) return false;
   if (c.kind != Kind::kAlltoallv && c.sendcount < 0) return false;
   const std::size_t slots = in.size();
