@@ -646,6 +646,21 @@ void null_arrays_on_empty_sides() {
   constexpr int kBytes = 3000;
   int one_count[1] = {kBytes};
   int zero_displ[1] = {0};
+  int* rc = has_in ? one_count : nullptr;
+  int* rd = has_in ? zero_displ : nullptr;
+  int* sc = has_out ? one_count : nullptr;
+  int* sd = has_out ? zero_displ : nullptr;
+  // Data of rank r's call with `salt`; the receive area holds the previous
+  // rank's, or nothing on rank 0.
+  const auto fill = [](std::vector<unsigned char>& send, int salt) {
+    for (std::size_t i = 0; i < send.size(); ++i) send[i] = pattern(g_rank * 16 + salt, i);
+  };
+  const auto closed_form = [has_in](const Area& recv, int salt) {
+    bool right = recv.guards_intact(kBytes);
+    for (std::size_t i = 0; i < kBytes; ++i)
+      right = right && recv.bytes[kGuardBytes + i] == (has_in ? pattern((g_rank - 1) * 16 + salt, i) : kGuard);
+    return right;
+  };
   const bool allgatherv_null_ok = !open_mpi_41();
   enum class Variant { kAlltoallv, kAlltoallvNullType, kAllgatherv };
   for (const bool nonblocking : {false, true}) {
@@ -665,12 +680,8 @@ void null_arrays_on_empty_sides() {
         const std::string what =
             std::string(nonblocking ? "nonblocking " : "blocking ") + name + ", round " + std::to_string(round);
         std::vector<unsigned char> send(kBytes);
-        for (std::size_t i = 0; i < send.size(); ++i) send[i] = pattern(g_rank * 16 + round, i);
+        fill(send, round);
         Area recv(kBytes);
-        int* rc = has_in ? one_count : nullptr;
-        int* rd = has_in ? zero_displ : nullptr;
-        int* sc = has_out ? one_count : nullptr;
-        int* sd = has_out ? zero_displ : nullptr;
         MPI_Request req = MPI_REQUEST_NULL;
         int err = MPI_SUCCESS;
         if (gather) {
@@ -687,12 +698,8 @@ void null_arrays_on_empty_sides() {
         if (nonblocking && err == MPI_SUCCESS) err = MPI_Wait(&req, MPI_STATUS_IGNORE);
         check(err == MPI_SUCCESS,
               "null arrays, " + what + ": returns MPI_SUCCESS, got class " + std::to_string(error_class(err)));
-        bool right = recv.guards_intact(kBytes);
-        for (std::size_t i = 0; i < kBytes; ++i) {
-          const unsigned char want = has_in ? pattern((g_rank - 1) * 16 + round, i) : kGuard;
-          right = right && recv.data()[i] == want;
-        }
-        check(right, "null arrays, " + what + ": receive area or guards differ from the closed form");
+        check(closed_form(recv, round),
+              "null arrays, " + what + ": receive area or guards differ from the closed form");
       }
     }
   }
@@ -707,10 +714,6 @@ void null_arrays_on_empty_sides() {
     const nbrcoll::NeighborInits& mpi = nbrcoll::program_inits(true);
     std::vector<unsigned char> send(kBytes);
     Area recv(kBytes);
-    int* rc = has_in ? one_count : nullptr;
-    int* rd = has_in ? zero_displ : nullptr;
-    int* sc = has_out ? one_count : nullptr;
-    int* sd = has_out ? zero_displ : nullptr;
     MPI_Request mine = MPI_REQUEST_NULL;
     MPI_Request theirs = MPI_REQUEST_NULL;
     const int e_ours =
@@ -724,15 +727,12 @@ void null_arrays_on_empty_sides() {
     int all_ok = e_ours == MPI_SUCCESS ? 1 : 0;
     MPI_Allreduce(MPI_IN_PLACE, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     for (int round = 0; all_ok != 0 && round < 2; ++round) {
-      for (std::size_t i = 0; i < send.size(); ++i) send[i] = pattern(g_rank * 16 + 8 + round, i);
+      fill(send, 8 + round);
       std::fill(recv.bytes.begin(), recv.bytes.end(), kGuard);
       check(MPI_Start(&mine) == MPI_SUCCESS && MPI_Wait(&mine, MPI_STATUS_IGNORE) == MPI_SUCCESS,
             "null arrays, persistent alltoallv: start and wait");
-      bool right = recv.guards_intact(kBytes);
-      for (std::size_t i = 0; i < kBytes; ++i)
-        right = right && recv.data()[i] == (has_in ? pattern((g_rank - 1) * 16 + 8 + round, i) : kGuard);
-      check(right, "null arrays, persistent alltoallv, start " + std::to_string(round) +
-                       ": receive area or guards differ from the closed form");
+      check(closed_form(recv, 8 + round), "null arrays, persistent alltoallv, start " + std::to_string(round) +
+                                              ": receive area or guards differ from the closed form");
     }
     if (mine != MPI_REQUEST_NULL) MPI_Request_free(&mine);
   }
