@@ -16,17 +16,21 @@ bool bottom_without_addresses(const void* buf, MPI_Datatype type) {
   return true_lb == 0;
 }
 
+// The argument checks below differ between the MPIs; each rule names the
+// MPI whose behaviour it follows (anything not Open MPI is taken as MPICH).
+#if defined(OPEN_MPI)
+constexpr bool kOpenMpi = true;
+#else
+constexpr bool kOpenMpi = false;
+#endif
+
 // Which datatypes of an alltoallw the MPI checks before it communicates:
 // Open MPI 4.1 every block's (ompi/mpi/c/neighbor_alltoallw.c), MPICH 4.0
 // only those of blocks with elements (a zero-count block may name any
 // type, MPI_DATATYPE_NULL included). A type this MPI checks and nbrcoll
 // cannot describe makes the call an argument error (handed to PMPI); one it
 // does not check must not (the call is valid there, its block is empty).
-#if defined(OPEN_MPI)
-constexpr bool kEmptyBlockTypesChecked = true;
-#else
-constexpr bool kEmptyBlockTypesChecked = false;
-#endif
+constexpr bool kEmptyBlockTypesChecked = kOpenMpi;
 
 // Where a side has no neighbours its count and displacement arrays may be
 // null: both MPIs take alltoallv(w) so (PETSc passes null arrays for a
@@ -37,20 +41,12 @@ constexpr bool kEmptyBlockTypesChecked = false;
 // "arguments" and "null arrays"), and so do Open MPI's persistent MPIX_
 // forms for alltoallv (MPICH's MPI_*_init take them as its nonblocking
 // calls do).
-#if defined(OPEN_MPI)
-constexpr bool kNullAllgathervArraysChecked = true;
-#else
-constexpr bool kNullAllgathervArraysChecked = false;
-#endif
+constexpr bool kNullAllgathervArraysChecked = kOpenMpi;
 
 // Open MPI 4.1 checks alltoallv's datatypes once per neighbour, so a side
 // without neighbours may name MPI_DATATYPE_NULL; MPICH 4.0 reports
 // MPI_ERR_TYPE, and both do for the other kinds.
-#if defined(OPEN_MPI)
-constexpr bool kNullTypeOnEmptyAlltoallvSide = true;
-#else
-constexpr bool kNullTypeOnEmptyAlltoallvSide = false;
-#endif
+constexpr bool kNullTypeOnEmptyAlltoallvSide = kOpenMpi;
 
 // A side's datatype as the MPI takes it (`degree`: the side's neighbours):
 // one it can describe, or MPI_DATATYPE_NULL where the MPI allows it. A
