@@ -1,8 +1,9 @@
 // Which GPU runtime has the application loaded, and does it call a pointer
-// device memory? nbrcoll links no GPU runtime: it asks the one the application
-// has already loaded (CUDA driver or HIP), found with dlopen(RTLD_NOLOAD). No
-// runtime loaded means no buffer can be device memory. Used to pick the device
-// backend plugin, and to recognise device buffers when no plugin is present.
+// device memory? nbrcoll links no GPU runtime: it asks the one the
+// application has already loaded (CUDA driver or HIP), found among the
+// objects the loader holds (no directory search). No runtime loaded means no
+// buffer can be device memory. Used to pick the device backend plugin, and
+// to recognise device buffers when no plugin is present.
 #pragma once
 
 namespace nbrcoll {
