@@ -72,7 +72,7 @@ int blocking_body(const UserCall& c) {
   }
   // A graph that plans late may plan now, on every rank alike, whatever
   // this call's arguments (late_plans.h).
-  plan_if_due(*state, c.comm);
+  plan_if_due(*state);
   // Watched from its start: on private communicators a duplicate's first
   // call completes its idup (decide), and a late rank holds the others there.
   const WatchedCall watched(call_name(c, Mode::kBlocking), state->sequence->calls + 1, *state->info);
@@ -93,6 +93,7 @@ int blocking_body(const UserCall& c) {
     if constexpr (kReport) tally_blocking_call(c.kind, op, clock.ticks());
   }
   if (rc != MPI_SUCCESS) report_error(c, Mode::kBlocking, rc);
+  advance_late_planning(*state);
   return rc;
 }
 
@@ -106,7 +107,7 @@ int nonblocking_body(const UserCall& c, MPI_Request* request) {
   CommState* state = find_state(c.comm);
   // With a progress thread everywhere these calls may forward, and count
   // towards a late-planning graph's plans (late_plans.h).
-  if (state != nullptr && progress_thread_everywhere()) plan_if_due(*state, c.comm);
+  if (state != nullptr && progress_thread_everywhere()) plan_if_due(*state);
   std::unique_ptr<CallScratch> s = nonblocking_scratch(state, c);
   const Decision d = decide(c, Mode::kNonblocking, state, *s);
   if (!d.taken()) {
@@ -150,7 +151,7 @@ int neighbor_collective_init(const UserCall& c, MPI_Info mpi_info, MPI_Request* 
     return pmpi_persistent(c, mpi_info, request);
   }
   CommState* state = find_state(c.comm);
-  if (state != nullptr && progress_thread_everywhere()) plan_if_due(*state, c.comm);
+  if (state != nullptr && progress_thread_everywhere()) plan_if_due(*state);
   auto call = std::make_shared<PersistentCall>();
   call->decision = decide(c, Mode::kPersistent, state, call->scratch);
   if (!call->decision.taken()) {

@@ -8,6 +8,7 @@
 
 #include "report/run_counters.h"
 #include "state/agreed_settings.h"
+#include "state/channel_max.h"
 #include "state/cost_tables.h"
 #include "state/graph_setup.h"
 #include "state/places.h"
@@ -50,12 +51,12 @@ std::shared_ptr<GraphInfo> facts_of(const GraphInfo& linear) {
 // channel under its ack tag, which host processes never send on (IPC acks
 // are the device transport's; a graph that plans late is host-only): the
 // application's own messages on the graph cannot meet them, nor can this
-// handle's calls in flight. The allreduce is over the graph communicator,
-// started by every rank at the same call, so MPI orders it alike among the
-// application's own collectives there.
+// handle's calls in flight. The agreement's MAX reduction travels there
+// too, under the same tag (state/channel_max.h: after the node lists, which
+// MPI keeps in order per sender): started by every rank at the same call,
+// advanced at each call after it and completed at the call it plans at.
 struct LatePlanning {
   std::shared_ptr<const GraphInfo> linear;  // the graph being planned
-  MPI_Comm graph_comm = MPI_COMM_NULL;
   MPI_Comm channel = MPI_COMM_NULL;
   int tag = 0;
   const std::vector<int>* comm_rank = nullptr;  // graph rank -> channel rank (in `linear`), or null: the same
@@ -67,18 +68,18 @@ struct LatePlanning {
   NodeListSends sends;
   bool received = false;
   std::vector<std::int64_t> terms;  // the agreement, reduced in place
-  int started = MPI_ERR_OTHER;      // what starting the allreduce returned
-  MPI_Request reduce = MPI_REQUEST_NULL;
+  int started = MPI_ERR_OTHER;      // what starting the reduction returned
+  ChannelMax reduce;
   bool reused = false;
   StepTime node_lists, plans, agreement;
 
   // Whatever is still in flight, completed: the handle is freed or the MPI
   // finalizes before the call it plans at. Every rank of the graph made the
   // same calls on it, so every peer sent its lists and started the
-  // allreduce too.
+  // reduction too.
   void settle() {
     if (!received) receive();
-    if (reduce != MPI_REQUEST_NULL) PMPI_Wait(&reduce, MPI_STATUS_IGNORE);
+    reduce.wait();
   }
   int receive() {
     received = true;
@@ -109,30 +110,6 @@ namespace {
 constexpr std::uint64_t kListsBefore = 6;
 constexpr std::uint64_t kPlansBefore = 5;
 
-// Whether the agreement starts ahead as a nonblocking allreduce on the
-// graph communicator. Not under MPICH: it defers a communicator's
-// attribute delete callback while a request on it is pending, so a graph
-// freed before the call it plans at would never reach nbrcoll's callback
-// (which completes the request): its state and context id would leak
-// (mpi.soak.np2.rpn1.auto, MPICH 4.0.2: 4 MiB in 1,500 create/free
-// cycles, then a crash inside MPI_Dist_graph_create). There the agreement
-// is a blocking allreduce in the call it is due at. Open MPI 4.1.4 calls
-// the delete callbacks at MPI_Comm_free.
-#if defined(MPICH)
-constexpr bool kAgreeAhead = false;
-#else
-constexpr bool kAgreeAhead = true;
-#endif
-
-// The agreement's MAX allreduce of `late.terms` on the graph: started
-// (`reduce`: its request) or, where `reduce` is null, made.
-int reduce_terms(LatePlanning& late, MPI_Request* reduce) {
-  const int n = static_cast<int>(late.terms.size());
-  return reduce != nullptr
-             ? PMPI_Iallreduce(MPI_IN_PLACE, late.terms.data(), n, MPI_INT64_T, MPI_MAX, late.graph_comm, reduce)
-             : PMPI_Allreduce(MPI_IN_PLACE, late.terms.data(), n, MPI_INT64_T, MPI_MAX, late.graph_comm);
-}
-
 // The call `before` calls before `due`, or the first.
 constexpr std::uint64_t first_call(std::uint64_t due, std::uint64_t before) {
   return due > before ? due - before : 1;
@@ -150,10 +127,9 @@ void track_planning(const std::shared_ptr<LatePlanning>& late) {
 
 // The call kListsBefore before the one it plans at (or the first): this
 // rank's node lists, posted.
-std::shared_ptr<LatePlanning> start_planning(CommState& state, MPI_Comm graph_comm) {
+std::shared_ptr<LatePlanning> start_planning(CommState& state) {
   auto late = std::make_shared<LatePlanning>();
   late->linear = state.info;
-  late->graph_comm = graph_comm;
   const GraphInfo& linear = *late->linear;
   try {
     late->info = facts_of(linear);
@@ -177,7 +153,7 @@ std::shared_ptr<LatePlanning> start_planning(CommState& state, MPI_Comm graph_co
 }
 
 // The call kPlansBefore before it (or the first): the peers' node lists,
-// the plans, the agreement started.
+// the plans, the agreement's reduction started.
 void plan_and_agree(LatePlanning& late) {
   Stopwatch clock;
   if (!late.received) late.failed = late.receive() != MPI_SUCCESS || late.failed;
@@ -191,7 +167,9 @@ void plan_and_agree(LatePlanning& late) {
   }
   late.plans = clock.lap();
   late.terms = agreement_terms(late.failed ? nullptr : late.info.get());
-  late.started = kAgreeAhead ? reduce_terms(late, &late.reduce) : MPI_SUCCESS;
+  late.started = late.channel == MPI_COMM_NULL ? MPI_ERR_COMM
+                                               : late.reduce.start(late.channel, late.linear->rank, late.linear->size,
+                                                                   late.comm_rank, late.tag, &late.terms);
   late.agreement = clock.lap();
 }
 
@@ -200,7 +178,7 @@ void plan_and_agree(LatePlanning& late) {
 std::shared_ptr<GraphInfo> agreed_graph(LatePlanning& late, const OwnedComm& own) {
   Stopwatch clock;
   int rc = late.started;
-  if (rc == MPI_SUCCESS) rc = kAgreeAhead ? PMPI_Wait(&late.reduce, MPI_STATUS_IGNORE) : reduce_terms(late, nullptr);
+  if (rc == MPI_SUCCESS) rc = late.reduce.wait();
   const Agreement agreed = read_agreement(late.terms, rc);
   late.agreement.wall += clock.lap().wall;
   // Every rank reads the same agreed stride, so every rank gives up alike
@@ -240,17 +218,23 @@ void install(CommState& state, LatePlanning& late) {
 
 }  // namespace
 
-void plan_if_due(CommState& state, MPI_Comm graph_comm) {
+void plan_if_due(CommState& state) {
   const std::uint64_t n = ++state.planning_calls;
   const std::uint64_t due = state.info->plan_at_call;
   if (due == 0 || n > due || n + kListsBefore < due) return;
-  if (n == first_call(due, kListsBefore)) state.late = start_planning(state, graph_comm);
+  if (n == first_call(due, kListsBefore)) state.late = start_planning(state);
   if (!state.late) return;
   if (n == first_call(due, kPlansBefore)) plan_and_agree(*state.late);
+
   if (n == due) {
     const std::shared_ptr<LatePlanning> late = std::move(state.late);
     install(state, *late);
   }
+}
+
+void advance_late_planning(CommState& state) {
+  bool done = false;
+  if (state.late) state.late->reduce.test(&done);
 }
 
 void finish_late_planning() {

@@ -13,8 +13,8 @@
 // linear_calls_before_plans() blocking calls linear (NBRCOLL_SHORT_GRAPHS,
 // 8: docs/DESIGN.md says why), and each handle's next
 // blocking call takes the plans, made by what creation skipped: the node
-// lists, over the handle's channel, the plans, and the agreement's
-// allreduce over the graph, spread over the calls before it, from its
+// lists and the agreement's reduction, over the handle's channel, and the
+// plans, spread over the calls before it, from its
 // third (plan_if_due). Every rank of the graph makes those calls as its
 // same calls on the handle (MPI orders the collectives on a communicator),
 // so every rank takes each step there, before the call's own arguments are
@@ -33,20 +33,28 @@ namespace nbrcoll {
 // Every blocking call on a handle, first, and with a progress thread in
 // every process (agreed_settings.h) every nonblocking call and persistent
 // init too, since those may then forward: counts it, and where it is the
-// one its graph plans at, plans (collective over `graph_comm`) and gives the
+// one its graph plans at, plans (collective over the graph) and gives the
 // handle the planned graph, a scratch and a pool of its own (the old ones
 // remember calls and kept messages of the linear plans). Where planning
 // fails on any rank, every rank keeps the linear graph (one warning line).
 // The planning spreads over the handle's blocking calls up to that one
 // (late_plans.cpp: LatePlanning), so that none waits for peers calls
 // behind: node lists posted six calls before, received and planned five
-// calls before, where a nonblocking allreduce starts the agreement, which
-// the call itself completes.
-void plan_if_due(CommState& state, MPI_Comm graph_comm);
+// calls before, where the agreement's reduction starts on the handle's
+// channel (state/channel_max.h), advanced at each call after and completed
+// by the call itself.
+void plan_if_due(CommState& state);
 
 // At MPI_Finalize, before the MPI's: completes the node lists and
 // agreements still in flight of handles never freed that stopped short of
 // the call they plan at (every rank of such a graph does the same).
 void finish_late_planning();
+
+// At the end of every blocking call on a handle: one look at the
+// agreement's reduction in flight, if any (state/channel_max.h), after the
+// call's own messages, whose waits have progressed it. Its rounds then
+// move on at the handle's calls after the one that starts it, and the call
+// it plans at completes what is left.
+void advance_late_planning(CommState& state);
 
 }  // namespace nbrcoll
