@@ -335,8 +335,13 @@ double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on
     wait = in.alpha_us + static_cast<double>(load.forward_wait_bytes) / in.bytes_per_us;
   }
   // Intra-node bytes move by CPU copies here; with more ranks than cores
-  // the CPU work of the node's ranks takes turns.
-  return oversubscribed * (per_message + local_wire + copies) + network + wait;
+  // the CPU work of the node's ranks takes turns. An input that crosses the
+  // network arrives while this rank's own network bytes move (the link is
+  // full duplex, and its own receive of that input is among them), so the
+  // wait for it overlaps the network time; an input from inside the node
+  // must arrive before what it feeds onto the network can leave.
+  const double cpu = oversubscribed * (per_message + local_wire + copies);
+  return load.forwards_from == kNetwork ? cpu + std::max(network, wait) : cpu + network + wait;
 }
 
 NetworkBlocks node_network_block_counts(const PlanInput& input) {
