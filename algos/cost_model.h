@@ -136,8 +136,10 @@ RankLoad rank_load(const LoadShape& shape, std::uint64_t block_bytes);
 // The time one rank spends in one call (us): per-message cost at both ends,
 // the bytes at the process rate or, across nodes, at the rate the node's NIC
 // gives all of the node's network bytes (max-rate), copies, and for a rank
-// that forwards, the wait for what it forwards (store and forward). CPU work
-// is stretched when more ranks than cores share a node.
+// that forwards, the wait for what it forwards (store and forward: overlapping
+// the network time where that input comes from another node, after it
+// where it comes from inside the node). CPU work is stretched when more
+// ranks than cores share a node.
 double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on_node,
                        std::uint64_t node_network_bytes);
 
