@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "algos/dissemination.h"
+#include "state/graph_setup.h"  // comm_rank_of
 
 namespace nbrcoll {
 
@@ -33,16 +34,13 @@ int ChannelMax::start(MPI_Comm channel, int rank, int size, const std::vector<in
 // This round's receive, then its send of what this rank holds now.
 int ChannelMax::post_round() {
   const algos::RoundPeers peers = algos::dissemination_peers(size_, rank_, round_);
-  const auto channel_rank = [this](int r) {
-    return comm_rank_ != nullptr ? (*comm_rank_)[static_cast<std::size_t>(r)] : r;
-  };
   const int n = static_cast<int>(terms_->size());
-  int rc = PMPI_Irecv(incoming_.data(), n, MPI_INT64_T, channel_rank(peers.from), tag_, comm_, &recv_);
+  int rc = PMPI_Irecv(incoming_.data(), n, MPI_INT64_T, comm_rank_of(comm_rank_, peers.from), tag_, comm_, &recv_);
   if (rc != MPI_SUCCESS) return rc;
   std::vector<std::int64_t>& out = outgoing_[static_cast<std::size_t>(round_)];
   out = *terms_;
   sends_.push_back(MPI_REQUEST_NULL);
-  rc = PMPI_Isend(out.data(), n, MPI_INT64_T, channel_rank(peers.to), tag_, comm_, &sends_.back());
+  rc = PMPI_Isend(out.data(), n, MPI_INT64_T, comm_rank_of(comm_rank_, peers.to), tag_, comm_, &sends_.back());
   return rc;
 }
 
@@ -51,18 +49,16 @@ int ChannelMax::post_round() {
 // runs its progress engine, which on shared cores yields the core
 // (0.2-4 ms a test with 8 ranks to a core), where a request that the
 // call's own waits have completed is read without it.
-int ChannelMax::advance(bool block, bool* done) {
-  *done = finished_;
+int ChannelMax::advance(bool block) {
   if (finished_ || !started_) return error_;
-  bool looked = false;
-  while (error_ == MPI_SUCCESS && round_ < rounds_ && !(looked && !block)) {
+  while (error_ == MPI_SUCCESS && round_ < rounds_) {
     int arrived = 1;
     error_ = block ? PMPI_Wait(&recv_, MPI_STATUS_IGNORE) : PMPI_Test(&recv_, &arrived, MPI_STATUS_IGNORE);
-    looked = true;
     if (error_ != MPI_SUCCESS || arrived == 0) break;
     std::transform(terms_->begin(), terms_->end(), incoming_.begin(), terms_->begin(),
                    [](std::int64_t a, std::int64_t b) { return std::max(a, b); });
     if (++round_ < rounds_) error_ = post_round();
+    if (!block) break;  // never a look at the receive just posted
   }
   if (error_ == MPI_SUCCESS && round_ == rounds_) {
     int sent = 1;
@@ -74,17 +70,15 @@ int ChannelMax::advance(bool block, bool* done) {
   // A failed rank stops here: its peers cannot learn it (as with a failed
   // collective), and MPI's default error handler has stopped the job.
   if (error_ != MPI_SUCCESS) finished_ = true;
-  *done = finished_;
   return error_;
 }
 
-int ChannelMax::test(bool* done) {
-  return advance(false, done);
+int ChannelMax::poll() {
+  return advance(false);
 }
 
 int ChannelMax::wait() {
-  bool done = false;
-  return advance(true, &done);
+  return advance(true);
 }
 
 }  // namespace nbrcoll

@@ -31,14 +31,14 @@ class ChannelMax {
   // the channel's (null: the same). The first round is posted here.
   int start(MPI_Comm channel, int rank, int size, const std::vector<int>* comm_rank, int tag,
             std::vector<std::int64_t>* terms);
-  // Advances as far as the messages that have arrived allow, without
-  // waiting; *done once every round is combined and every send completed.
-  int test(bool* done);
+  // One look, without waiting: combines the awaited round's message if it
+  // has arrived and posts the next round.
+  int poll();
   // Completes: `*terms` then holds the maximum over every rank's.
   int wait();
 
  private:
-  int advance(bool block, bool* done);
+  int advance(bool block);
   int post_round();
 
   MPI_Comm comm_ = MPI_COMM_NULL;

@@ -454,13 +454,9 @@ int exchange_node_lists(MPI_Comm comm, int rank, const std::vector<int>& peers, 
   return receive_node_lists(comm, rank, peers, comm_rank, tag, input, sends, rc);
 }
 
-namespace {
-
 int comm_rank_of(const std::vector<int>* comm_rank, int r) {
   return comm_rank != nullptr ? (*comm_rank)[static_cast<std::size_t>(r)] : r;
 }
-
-}  // namespace
 
 int post_node_lists(MPI_Comm comm, const std::vector<int>& peers, const std::vector<int>* comm_rank, int tag,
                     const algos::PlanInput& input, bool failed, NodeListSends& out) {

@@ -72,6 +72,10 @@ struct NodeListSends {
   std::vector<int> message;
   std::vector<MPI_Request> requests;
 };
+// Graph rank `r`'s rank on a channel: through `comm_rank` (graph rank ->
+// channel rank), or `r` itself where that is null.
+int comm_rank_of(const std::vector<int>* comm_rank, int r);
+
 int post_node_lists(MPI_Comm comm, const std::vector<int>& peers, const std::vector<int>* comm_rank, int tag,
                     const algos::PlanInput& input, bool failed, NodeListSends& out);
 int receive_node_lists(MPI_Comm comm, int rank, const std::vector<int>& peers, const std::vector<int>* comm_rank,

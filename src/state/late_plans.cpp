@@ -225,7 +225,6 @@ void plan_if_due(CommState& state) {
   if (n == first_call(due, kListsBefore)) state.late = start_planning(state);
   if (!state.late) return;
   if (n == first_call(due, kPlansBefore)) plan_and_agree(*state.late);
-
   if (n == due) {
     const std::shared_ptr<LatePlanning> late = std::move(state.late);
     install(state, *late);
@@ -233,8 +232,7 @@ void plan_if_due(CommState& state) {
 }
 
 void advance_late_planning(CommState& state) {
-  bool done = false;
-  if (state.late) state.late->reduce.test(&done);
+  if (state.late) state.late->reduce.poll();
 }
 
 void finish_late_planning() {
