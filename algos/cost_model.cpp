@@ -306,10 +306,7 @@ RankLoad rank_load(const LoadShape& shape, std::uint64_t block_bytes) {
   return load;
 }
 
-double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on_node,
-                       std::uint64_t node_network_bytes) {
-  const double ranks = std::max(1, ranks_on_node);
-  const double oversubscribed = std::max(1.0, ranks / m.cores);
+double rank_cpu_us(const RankLoad& load, const MachineModel& m) {
   double per_message = 0;
   double local_wire = 0;
   for (int c = 0; c < kLinkClassCount; ++c) {
@@ -319,6 +316,20 @@ double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on
     if (c != kNetwork)
       local_wire += static_cast<double>(std::max(load.sent_bytes[u], load.recv_bytes[u])) / l.bytes_per_us;
   }
+  return per_message + local_wire + static_cast<double>(load.copy_bytes) / m.copy_bytes_per_us;
+}
+
+double shared_cpu_us(double own, std::span<const double> node, int ranks_on_node, double cores) {
+  const double ranks = std::max(1, ranks_on_node);
+  if (ranks <= cores) return own;
+  if (node.empty()) return own * ranks / cores;
+  double turns = 0;
+  for (const double w : node) turns += std::min(w, own);
+  return std::max(own, turns / cores);
+}
+
+double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on_node, std::uint64_t node_network_bytes,
+                       std::span<const double> node_cpu_us) {
   const auto net = static_cast<std::size_t>(kNetwork);
   const double net_bytes = static_cast<double>(std::max(load.sent_bytes[net], load.recv_bytes[net]));
   // Max-rate: the process's own rate, or the NIC's for everything its node
@@ -326,7 +337,6 @@ double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on
   // owner carries far more than the node's average rank).
   const double network =
       std::max(net_bytes / m.link[net].bytes_per_us, static_cast<double>(node_network_bytes) / m.nic_bytes_per_us);
-  const double copies = static_cast<double>(load.copy_bytes) / m.copy_bytes_per_us;
   // Store and forward: what a rank forwards leaves only after it arrived;
   // later inputs overlap with earlier forwards, the first one does not.
   double wait = 0;
@@ -340,7 +350,7 @@ double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on
   // full duplex, and its own receive of that input is among them), so the
   // wait for it overlaps the network time; an input from inside the node
   // must arrive before what it feeds onto the network can leave.
-  const double cpu = oversubscribed * (per_message + local_wire + copies);
+  const double cpu = shared_cpu_us(rank_cpu_us(load, m), node_cpu_us, ranks_on_node, m.cores);
   return load.forwards_from == kNetwork ? cpu + std::max(network, wait) : cpu + network + wait;
 }
 
@@ -394,11 +404,13 @@ std::vector<std::int64_t> predict_row_ns(const Plan& plan, const MachineModel& m
 }
 
 std::vector<std::int64_t> predict_row_ns(const LoadShape& shape, const MachineModel& m, int ranks_on_node,
-                                         std::uint64_t node_blocks) {
+                                         std::uint64_t node_blocks, std::span<const LoadShape> node_shapes) {
   std::vector<std::int64_t> row;
   row.reserve(kModelSizeCount);
+  std::vector<double> node_cpu(node_shapes.size());
   for (const std::uint64_t b : model_sizes()) {
-    const double us = predict_rank_us(rank_load(shape, b), m, ranks_on_node, b * node_blocks);
+    for (std::size_t i = 0; i < node_shapes.size(); ++i) node_cpu[i] = rank_cpu_us(rank_load(node_shapes[i], b), m);
+    const double us = predict_rank_us(rank_load(shape, b), m, ranks_on_node, b * node_blocks, node_cpu);
     row.push_back(static_cast<std::int64_t>(std::min(us * 1000.0, 9.0e18)));
   }
   return row;

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -139,9 +140,26 @@ RankLoad rank_load(const LoadShape& shape, std::uint64_t block_bytes);
 // that forwards, the wait for what it forwards (store and forward: overlapping
 // the network time where that input comes from another node, after it
 // where it comes from inside the node). CPU work is stretched when more
-// ranks than cores share a node.
-double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on_node,
-                       std::uint64_t node_network_bytes);
+// ranks than cores share a node (shared_cpu_us): by the works in
+// `node_cpu_us` (rank_cpu_us of every rank on the node, this one's
+// included) where given, else as if each rank did this rank's work.
+double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on_node, std::uint64_t node_network_bytes,
+                       std::span<const double> node_cpu_us = {});
+
+// A rank's CPU work in one call on a core of its own (us): the per-message
+// cost at both ends, the node-internal bytes (moved by CPU copies) and the
+// local copies.
+double rank_cpu_us(const RankLoad& load, const MachineModel& m);
+
+// CPU work `own` (us) when `ranks_on_node` ranks share `cores` cores, each
+// core shared fairly among the ranks that still have work: a rank finishes
+// once every rank has spent min(its work, `own`), so its time is the sum of
+// those over `cores`, and never less than `own`. `node` holds every rank's
+// work (this one's included); empty: every rank works `own`, which gives
+// own * max(1, ranks / cores). A bundle's owner or a leader works far more
+// than its node's average rank, which a stretch by ranks / cores alone
+// charges to every rank.
+double shared_cpu_us(double own, std::span<const double> node, int ranks_on_node, double cores);
 
 // The bytes the ranks of `input.rank`'s node send to other nodes or receive
 // from them in one call of variant `v` (the larger direction), every block
@@ -175,8 +193,10 @@ std::vector<std::int64_t> predict_row_ns(const PlanInput& input, const Plan& pla
 // (node_network_blocks: one count serves every variant that counts alike).
 std::vector<std::int64_t> predict_row_ns(const Plan& plan, const MachineModel& m, int ranks_on_node,
                                          std::uint64_t node_blocks);
+// `node_shapes`: the load shapes of every rank on the node (this one's
+// included) for shared_cpu_us; empty: every rank's work taken as this one's.
 std::vector<std::int64_t> predict_row_ns(const LoadShape& shape, const MachineModel& m, int ranks_on_node,
-                                         std::uint64_t node_blocks);
+                                         std::uint64_t node_blocks, std::span<const LoadShape> node_shapes = {});
 // The ranks of `input.rank`'s node (from input.places).
 int ranks_on_node(const PlanInput& input);
 

@@ -126,6 +126,14 @@ class InputHash {
 
 }  // namespace
 
+PlanInput node_rank_input(const PlanInput& input, std::size_t i) {
+  PlanInput mate = input;
+  mate.rank = input.node_in[i].first;
+  mate.in = input.node_in[i].second;
+  mate.out = input.node_out[i].second;
+  return mate;
+}
+
 std::uint64_t hash_plan_input(const PlanInput& input) {
   InputHash h;
   h.add(input.rank);

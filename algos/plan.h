@@ -291,6 +291,10 @@ struct PlanInput {
 // graph planned before with the same input.
 std::uint64_t hash_plan_input(const PlanInput& input);
 
+// The input rank input.node_in[i].first holds, as `input`'s own rank knows
+// it: the same node, places and node lists, its own in- and out-lists.
+PlanInput node_rank_input(const PlanInput& input, std::size_t i);
+
 Plan build_linear_plan(const PlanInput& input);
 // The same for neighbor alltoall: every out-edge carries a block of its own.
 Plan build_linear_alltoall_plan(const PlanInput& input);

@@ -37,8 +37,9 @@ struct Prediction {
   nbrcoll::algos::CostTable table;          // what `auto` chooses from
 };
 
-// Builds every rank's plan of each variant one rank at a time (no plan is
-// kept), with ranks_on_node = `ranks_on_node` for every rank.
+// Builds every rank's plan of each variant (keeping its load shape), then
+// each rank's time with ranks_on_node = `ranks_on_node` for every rank and
+// the CPU work of its node's ranks (algos::shared_cpu_us).
 Prediction predict(const nbrcoll::algos::CommGraph& g, bool alltoall, const nbrcoll::algos::MachineModel& m,
                    int ranks_on_node, const std::vector<std::uint64_t>& sizes);
 

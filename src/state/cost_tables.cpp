@@ -1,9 +1,11 @@
 #include "state/cost_tables.h"
 
 #include <algorithm>
+#include <array>
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <tuple>
 
 #include "algos/machine_check.h"
 #include "state/graph_setup.h"
@@ -94,35 +96,63 @@ const algos::Plan& alltoall_plan(const PlanSet& set, Variant v) {
   return v == Variant::kLinear ? set.alltoall_linear : set.alltoall_aggregated;
 }
 
-// Rows of this rank's cost terms, one per plan; a plan of the same shape
-// and network count as an earlier one (the linear allgather and alltoall
-// plans, mostly) copies its row instead of evaluating it again.
+// Rows of this rank's cost terms, one per plan; a plan of the same shape,
+// network count and node shapes as an earlier one (the linear allgather
+// and alltoall plans, mostly) copies its row instead of evaluating it again.
 class RowMaker {
  public:
   RowMaker(int ranks_on_node, std::vector<std::int64_t>& terms) : ranks_(ranks_on_node), terms_(terms) {}
-  void add(const algos::Plan& plan, std::uint64_t node_blocks) {
+  void add(const algos::Plan& plan, std::uint64_t node_blocks, std::vector<algos::LoadShape> node_shapes) {
     algos::LoadShape shape = algos::load_shape(plan);
     for (const Made& m : made_) {
-      if (m.node_blocks == node_blocks && m.shape == shape) {
+      if (m.node_blocks == node_blocks && m.shape == shape && m.node_shapes == node_shapes) {
         terms_.insert(terms_.end(), m.row.begin(), m.row.end());
         return;
       }
     }
-    std::vector<std::int64_t> row = algos::predict_row_ns(shape, machine_model(), ranks_, node_blocks);
+    std::vector<std::int64_t> row = algos::predict_row_ns(shape, machine_model(), ranks_, node_blocks, node_shapes);
     terms_.insert(terms_.end(), row.begin(), row.end());
-    made_.push_back({std::move(shape), node_blocks, std::move(row)});
+    made_.push_back({std::move(shape), node_blocks, std::move(node_shapes), std::move(row)});
   }
 
  private:
   struct Made {
     algos::LoadShape shape;
     std::uint64_t node_blocks = 0;
+    std::vector<algos::LoadShape> node_shapes;
     std::vector<std::int64_t> row;
   };
   int ranks_;
   std::vector<std::int64_t>& terms_;
   std::vector<Made> made_;
 };
+
+// Per row (kGatherRows, then kAlltoallRows): the load shapes of every rank
+// on this rank's node, for the CPU work they share (algos::shared_cpu_us),
+// each planned here from the node's lists, which every rank of the node
+// holds. Only where the node's ranks outnumber its cores: with a core
+// each, a rank's work is its own, and nothing is planned.
+using NodeShapes = std::array<std::vector<algos::LoadShape>, std::size(kGatherRows) + std::size(kAlltoallRows)>;
+NodeShapes node_shapes(const PlanSet& set, const algos::PlanInput& input) {
+  NodeShapes node;
+  if (static_cast<double>(algos::ranks_on_node(input)) <= machine_model().cores) return node;
+  for (std::size_t i = 0; i < input.node_in.size(); ++i) {
+    PlanSet planned;
+    const bool own = input.node_in[i].first == input.rank;
+    if (!own) {
+      const algos::PlanInput mate = algos::node_rank_input(input, i);
+      planned.linear = algos::build_linear_plan(mate);
+      planned.leader = algos::build_leader_plan(mate);
+      std::tie(planned.aggregated, planned.alltoall_aggregated) = algos::build_aggregated_plans(mate);
+      planned.alltoall_linear = algos::build_linear_alltoall_plan(mate);
+    }
+    const PlanSet& plans = own ? set : planned;
+    std::size_t row = 0;
+    for (const Variant v : kGatherRows) node[row++].push_back(algos::load_shape(gather_plan(plans, v)));
+    for (const Variant v : kAlltoallRows) node[row++].push_back(algos::load_shape(alltoall_plan(plans, v)));
+  }
+  return node;
+}
 
 }  // namespace
 
@@ -136,9 +166,11 @@ void cost_terms(const PlanSet& set, const algos::PlanInput& input, std::vector<s
   // per (source, remote node) (the deduplicating allgathers).
   const algos::NetworkBlocks blocks = algos::node_network_block_counts(input);
   RowMaker rows(algos::ranks_on_node(input), terms);
+  NodeShapes node = node_shapes(set, input);
+  std::size_t row = 0;
   for (const Variant v : kGatherRows)
-    rows.add(gather_plan(set, v), v == Variant::kLinear ? blocks.per_edge : blocks.per_source);
-  for (const Variant v : kAlltoallRows) rows.add(alltoall_plan(set, v), blocks.per_edge);
+    rows.add(gather_plan(set, v), v == Variant::kLinear ? blocks.per_edge : blocks.per_source, std::move(node[row++]));
+  for (const Variant v : kAlltoallRows) rows.add(alltoall_plan(set, v), blocks.per_edge, std::move(node[row++]));
 }
 
 void linear_cost_terms(const GraphInfo& info, int ranks_on_node, std::vector<std::int64_t>& terms) {

@@ -14,9 +14,11 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <map>
 
 #include "algos/cost_model.h"
+#include "algos/simulator.h"
 #include "state/comm_state.h"
 #include "state/cost_tables.h"
 #include "state/creation_line.h"
@@ -153,19 +155,16 @@ std::vector<int> plan_ranks(std::vector<int> list) {
   return list;
 }
 
-// What the agreed cost terms must be, recomputed apart from graph setup:
-// each rank's plans from the whole graph (every rank knows it here), the
-// model's per-size rule (predict_call_us) for every variant and size, and
-// the maximum over ranks.
-std::vector<std::int64_t> expected_cost_terms(MPI_Comm comm, const Graph& g, const nbrcoll::GraphInfo& info) {
+// The planners' input of graph rank `rank`, from the whole graph.
+nbrcoll::algos::PlanInput whole_graph_input(const Graph& g, const nbrcoll::GraphInfo& info, int rank) {
   namespace algos = nbrcoll::algos;
   algos::PlanInput input;
-  input.rank = info.rank;
-  input.in = plan_ranks(g.in[static_cast<std::size_t>(info.rank)]);
-  input.out = plan_ranks(g.out[static_cast<std::size_t>(info.rank)]);
+  input.rank = rank;
+  input.in = plan_ranks(g.in[static_cast<std::size_t>(rank)]);
+  input.out = plan_ranks(g.out[static_cast<std::size_t>(rank)]);
   input.places = info.plans->input.places;
   for (int r = 0; r < info.size; ++r) {
-    if (info.node_of[static_cast<std::size_t>(r)] != info.node_of[static_cast<std::size_t>(info.rank)]) continue;
+    if (info.node_of[static_cast<std::size_t>(r)] != info.node_of[static_cast<std::size_t>(rank)]) continue;
     input.node_in.emplace_back(r, plan_ranks(g.in[static_cast<std::size_t>(r)]));
     input.node_out.emplace_back(r, plan_ranks(g.out[static_cast<std::size_t>(r)]));
   }
@@ -175,25 +174,42 @@ std::vector<std::int64_t> expected_cost_terms(MPI_Comm comm, const Graph& g, con
   input.node.hops = topology.hops;
   // Every rank loads the same machine here, so the agreed value is its own.
   input.remote_leaders = algos::remote_leaders_for(nbrcoll::machine_model());
+  return input;
+}
+
+// What the agreed cost terms must be, recomputed apart from graph setup:
+// each rank's plans from the whole graph (every rank knows it here), and
+// those of every rank on its node for the CPU work they share, the model's
+// per-size rule (predict_rank_us) for every variant and size, and the
+// maximum over ranks.
+std::vector<std::int64_t> expected_cost_terms(MPI_Comm comm, const Graph& g, const nbrcoll::GraphInfo& info) {
+  namespace algos = nbrcoll::algos;
   using algos::Variant;
-  const std::pair<Variant, algos::Plan> gathers[] = {{Variant::kLinear, algos::build_linear_plan(input)},
-                                                     {Variant::kLeader, algos::build_leader_plan(input)},
-                                                     {Variant::kAggregated, algos::build_aggregated_plan(input)}};
-  const std::pair<Variant, algos::Plan> alltoalls[] = {
-      {Variant::kLinear, algos::build_linear_alltoall_plan(input)},
-      {Variant::kAggregated, algos::build_aggregated_alltoall_plan(input)}};
+  const algos::MachineModel& m = nbrcoll::machine_model();
+  const algos::PlanInput input = whole_graph_input(g, info, info.rank);
   const int ranks = algos::ranks_on_node(input);
   std::vector<std::int64_t> terms;
-  const auto rows = [&](const auto& plans, bool alltoall) {
-    for (const auto& [v, plan] : plans) {
+  const auto rows = [&](std::initializer_list<std::pair<Variant, algos::Planner>> planners, bool alltoall) {
+    for (const auto& [v, planner] : planners) {
+      const algos::Plan plan = planner(input);
+      std::vector<algos::Plan> node;
+      for (const auto& [r, list] : input.node_in) node.push_back(planner(whole_graph_input(g, info, r)));
       for (const std::uint64_t b : algos::model_sizes()) {
-        const double us = algos::predict_call_us(input, plan, v, alltoall, nbrcoll::machine_model(), ranks, b);
+        std::vector<double> node_cpu;
+        for (const algos::Plan& p : node) node_cpu.push_back(algos::rank_cpu_us(algos::rank_load(p, b), m));
+        const double us = algos::predict_rank_us(algos::rank_load(plan, b), m, ranks,
+                                                 algos::node_network_bytes(input, v, alltoall, b), node_cpu);
         terms.push_back(static_cast<std::int64_t>(std::min(us * 1000.0, 9.0e18)));
       }
     }
   };
-  rows(gathers, false);
-  rows(alltoalls, true);
+  rows({{Variant::kLinear, algos::build_linear_plan},
+        {Variant::kLeader, algos::build_leader_plan},
+        {Variant::kAggregated, algos::build_aggregated_plan}},
+       false);
+  rows({{Variant::kLinear, algos::build_linear_alltoall_plan},
+        {Variant::kAggregated, algos::build_aggregated_alltoall_plan}},
+       true);
   MPI_Allreduce(MPI_IN_PLACE, terms.data(), static_cast<int>(terms.size()), MPI_INT64_T, MPI_MAX, comm);
   return terms;
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The cost model's error per plan and size on a main job's own measurements
 (bench/run_main_job.sh OUT: OUT/rsg.txt, OUT/moore.txt and the machine file
-OUT/machine it calibrated), predicted by each nbrcoll-model binary given
-(older and newer builds side by side). Error = predicted / measured - 1;
-the median |error| over the job's sizes.
+OUT/machine it calibrated, whose nodes and ranks-per-node give the
+layout), predicted by each nbrcoll-model binary given (older and newer
+builds side by side). Error = predicted / measured - 1; the median |error|
+over the job's sizes.
     python3 errors.py JOB_DIR NBRCOLL_MODEL..."""
 import re
 import statistics
@@ -24,9 +25,14 @@ def measured(path):
     return out
 
 
+def layout(job):
+    keys = dict(re.findall(r"^(nodes|ranks-per-node) = (\d+)$", open(job + "/machine").read(), re.M))
+    return ["--nodes", keys.get("nodes", "2"), "--ranks-per-node", keys.get("ranks-per-node", "8")]
+
+
 def predicted(model, job, pattern, sizes):
-    text = subprocess.run([model] + pattern + ["--machine", job + "/machine", "--nodes", "2", "--ranks-per-node", "8",
-                                               "--sizes", sizes], capture_output=True, text=True, check=True).stdout
+    text = subprocess.run([model] + pattern + ["--machine", job + "/machine"] + layout(job) + ["--sizes", sizes],
+                          capture_output=True, text=True, check=True).stdout
     return {(m.group(1), m.group(2)): float(m.group(3)) for m in map(lambda l: re.match(ROW, l), text.splitlines()) if m}
 
 

@@ -296,13 +296,72 @@ TEST(CostModel, TimeGrowsWithBytesAndWithRanksPerCore) {
   EXPECT_GT(predict_rank_us(l, m, 2, 1 << 20), predict_rank_us(l, m, 2, 4096));
 }
 
+// Processor sharing on a node's cores: a rank finishes once every rank has
+// spent the lesser of its own work and this rank's.
+TEST(CostModel, SharedCpuTakesTurnsWithTheNodesOtherWork) {
+  const double owner_heavy[] = {4, 1, 1, 1};
+  // A core per rank: its own work, whatever the others do.
+  EXPECT_EQ(shared_cpu_us(4, owner_heavy, 4, 4), 4.0);
+  EXPECT_EQ(shared_cpu_us(4, {}, 2, 4), 4.0);
+  // 4 ranks on 2 cores, everyone unknown: own * ranks / cores = 4 * 4 / 2 = 8.
+  EXPECT_EQ(shared_cpu_us(4, {}, 4, 2), 8.0);
+  // Equal work: the same 8 (4 + 4 + 4 + 4 = 16 over 2 cores).
+  const double equal[] = {4, 4, 4, 4};
+  EXPECT_EQ(shared_cpu_us(4, equal, 4, 2), 8.0);
+  // The owner: (4 + 1 + 1 + 1) / 2 = 3.5, but never less than its own 4.
+  EXPECT_EQ(shared_cpu_us(4, owner_heavy, 4, 2), 4.0);
+  // On one core: 7.
+  EXPECT_EQ(shared_cpu_us(4, owner_heavy, 4, 1), 7.0);
+  // A light rank beside it: (1 + 1 + 1 + 1) / 1 = 4.
+  EXPECT_EQ(shared_cpu_us(1, owner_heavy, 4, 1), 4.0);
+}
+
+TEST(CostModel, RowsShareTheNodesCpuWork) {
+  const MachineModel m = hand_machine();  // 4 cores
+  Plan light;                             // one same-package block out
+  light.sends = {whole_send(LinkClass::kSamePackage)};
+  Plan heavy = light;  // and three local copies
+  heavy.copies = {LocalCopy{}, LocalCopy{}, LocalCopy{}};
+  const LoadShape l = load_shape(light);
+  const LoadShape h = load_shape(heavy);
+  // B = 1024: light 0.5 * 1 / 2 + 1024 / 2048 = 0.75 us; heavy 0.75 + 3 * 1024 / 8192 = 1.125 us.
+  // 8 ranks on 4 cores, one heavy: the heavy rank (1.125 + 7 * 0.75) / 4 = 1.59375 us,
+  // where taking every rank as heavy gives 1.125 * 2 = 2.25.
+  std::vector<LoadShape> node(7, l);
+  node.push_back(h);
+  EXPECT_EQ(row_at(predict_row_ns(h, m, 8, 0, node), 1024), 1593);
+  EXPECT_EQ(row_at(predict_row_ns(h, m, 8, 0), 1024), 2250);
+  // A node of equal ranks gives what the stretch by ranks / cores gives, at every size.
+  EXPECT_EQ(predict_row_ns(l, m, 8, 3, std::vector<LoadShape>(8, l)), predict_row_ns(l, m, 8, 3));
+  // With a core each, the others' work does not count.
+  EXPECT_EQ(predict_row_ns(h, m, 4, 3, std::vector<LoadShape>{h, l, l, l}), predict_row_ns(h, m, 4, 3));
+}
+
+// 3 Frontier nodes of 4 ranks, random edges (density 0.4), some PROC_NULL.
+CommGraph random_3x4() {
+  CommGraph g = make_uniform_comm(Model::kFrontier, 3, 4);
+  Rng rng(5);
+  set_edges(g, erdos_renyi_edges(g.size(), 0.4, rng), &rng, 0.1);
+  return g;
+}
+
+// A rank plans its node's other ranks from its own input (cost terms where
+// ranks share cores): what it derives is what that rank holds.
+TEST(CostModel, NodeRankInputIsThatRanksOwn) {
+  const CommGraph g = random_3x4();
+  for (int r = 0; r < g.size(); ++r) {
+    const PlanInput input = make_plan_input(g, r);
+    ASSERT_EQ(input.node_in.size(), 4U);
+    for (std::size_t i = 0; i < input.node_in.size(); ++i)
+      EXPECT_EQ(node_rank_input(input, i), make_plan_input(g, input.node_in[i].first)) << r << " " << i;
+  }
+}
+
 // The library counts a node's network blocks in one pass, two ways
 // (src/state/cost_tables.cpp): per edge for linear and both alltoalls, per
 // (source, remote node) for leader and aggregated. Against a count by sets.
 TEST(CostModel, NodeNetworkBlockCountsMatchACountBySets) {
-  CommGraph g = make_uniform_comm(Model::kFrontier, 3, 4);
-  Rng rng(5);
-  set_edges(g, erdos_renyi_edges(g.size(), 0.4, rng), &rng, 0.1);
+  const CommGraph g = random_3x4();
   for (int r = 0; r < g.size(); ++r) {
     const PlanInput input = make_plan_input(g, r);
     const auto node = [&input](int rank) { return input.places[static_cast<std::size_t>(rank)].node; };
