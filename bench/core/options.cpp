@@ -4,6 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "bench/core/cli_numbers.h"
 #include "bench/core/sizes.h"
 
 namespace nbrbench {
@@ -17,20 +18,6 @@ std::vector<std::string> split_list(const std::string& s) {
   while (std::getline(ss, item, ','))
     if (!item.empty()) out.push_back(item);
   return out;
-}
-
-long long to_ll(const std::string& flag, const std::string& v, long long lo, long long hi) {
-  std::size_t used = 0;
-  long long x = 0;
-  try {
-    x = std::stoll(v, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != v.size() || x < lo || x > hi)
-    throw std::invalid_argument(flag + ": expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                                "], got '" + v + "'");
-  return x;
 }
 
 }  // namespace
@@ -93,18 +80,18 @@ Options parse_options(const std::vector<std::string>& args) {
       if (used == 0 || used != v.size() || !(o.density >= 0.0 && o.density <= 1.0))
         throw std::invalid_argument("--density: expected a number in [0, 1], got '" + v + "'");
     } else if (a == "--seed")
-      o.seed = static_cast<std::uint64_t>(to_ll(a, value(), 0, INT64_MAX));
+      o.seed = static_cast<std::uint64_t>(parse_integer(a, value(), 0, INT64_MAX));
     else if (a == "--dims")
-      o.dims = static_cast<int>(to_ll(a, value(), 1, 8));
+      o.dims = static_cast<int>(parse_integer(a, value(), 1, 8));
     else if (a == "--radius")
-      o.radius = static_cast<int>(to_ll(a, value(), 1, 64));
+      o.radius = static_cast<int>(parse_integer(a, value(), 1, 64));
     else if (a == "--matrix")
       o.matrix = value();
     else if (a == "--reuse-graph")
       o.reuse_graph = true;
     else if (a == "--cols") {
       o.cols.clear();
-      for (const auto& c : split_list(value())) o.cols.push_back(static_cast<int>(to_ll(a, c, 1, 1 << 20)));
+      for (const auto& c : split_list(value())) o.cols.push_back(static_cast<int>(parse_integer(a, c, 1, 1 << 20)));
       if (o.cols.empty()) throw std::invalid_argument("--cols: empty list");
       std::sort(o.cols.begin(), o.cols.end());
     } else if (a == "--graph")
@@ -119,11 +106,11 @@ Options parse_options(const std::vector<std::string>& args) {
         if (name != "native" && name != "linear" && name != "leader" && name != "aggregated" && name != "auto")
           throw std::invalid_argument("--algos: unknown algorithm '" + name + "'");
     } else if (a == "--warmup")
-      o.warmup = static_cast<int>(to_ll(a, value(), 0, 1000000));
+      o.warmup = static_cast<int>(parse_integer(a, value(), 0, 1000000));
     else if (a == "--iters")
-      o.iters = static_cast<int>(to_ll(a, value(), 1, 1000000));
+      o.iters = static_cast<int>(parse_integer(a, value(), 1, 1000000));
     else if (a == "--create-reps")
-      o.create_reps = static_cast<int>(to_ll(a, value(), 0, 10000));
+      o.create_reps = static_cast<int>(parse_integer(a, value(), 0, 10000));
     else if (a == "--validate")
       o.validate = true;
     else if (a == "--no-validate")
@@ -148,7 +135,7 @@ Options parse_options(const std::vector<std::string>& args) {
       const std::string& v = value();
       ComputeSpec c = o.compute.value_or(ComputeSpec{});
       c.as_native = v == "native";
-      if (!c.as_native) c.us = static_cast<double>(to_ll(a, v, 0, 100000000));
+      if (!c.as_native) c.us = static_cast<double>(parse_integer(a, v, 0, 100000000));
       o.compute = c;
     } else if (a == "--compute-kind") {
       const std::string& v = value();

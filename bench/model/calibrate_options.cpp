@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "bench/core/sizes.h"
-#include "bench/model/cli_numbers.h"
+#include "bench/core/cli_numbers.h"
 
 namespace nbrcalib {
 
@@ -44,14 +44,14 @@ CalibrateOptions parse_calibrate_options(const std::vector<std::string>& args) {
       if (o.name.empty() || o.name.find_first_of("#\n") != std::string::npos)
         throw std::invalid_argument("--name: expected a name without '#' or line breaks");
     } else if (a == "--cores") {
-      o.cores = nbrmodel::parse_positive(a, value());
+      o.cores = nbrbench::parse_positive(a, value());
     } else if (a == "--large") {
       o.large = nbrbench::parse_size(value());
       if (o.large == 0 || o.large > (1ULL << 30)) throw std::invalid_argument("--large: expected 1 byte to 1G");
     } else if (a == "--iters") {
-      o.small_iters = static_cast<int>(nbrmodel::parse_integer(a, value(), 1, 1000000));
+      o.small_iters = static_cast<int>(nbrbench::parse_integer(a, value(), 1, 1000000));
     } else if (a == "--reps") {
-      o.reps = static_cast<int>(nbrmodel::parse_integer(a, value(), 1, 1000));
+      o.reps = static_cast<int>(nbrbench::parse_integer(a, value(), 1, 1000));
     } else if (a == "--quick") {
       o.large = 1024 * 1024;
       o.small_iters = 100;

@@ -6,9 +6,12 @@
 
 #include "bench/core/matrix_gen.h"
 #include "bench/core/sizes.h"
-#include "bench/model/cli_numbers.h"
+#include "bench/core/cli_numbers.h"
 
 namespace nbrmodel {
+
+using nbrbench::parse_integer;
+using nbrbench::parse_positive;
 
 namespace {
 

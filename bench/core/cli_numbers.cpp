@@ -1,9 +1,9 @@
-#include "bench/model/cli_numbers.h"
+#include "bench/core/cli_numbers.h"
 
 #include <cmath>
 #include <stdexcept>
 
-namespace nbrmodel {
+namespace nbrbench {
 
 long long parse_integer(const std::string& flag, const std::string& v, long long lo, long long hi) {
   std::size_t used = 0;
@@ -32,4 +32,4 @@ double parse_positive(const std::string& flag, const std::string& v) {
   return x;
 }
 
-}  // namespace nbrmodel
+}  // namespace nbrbench
