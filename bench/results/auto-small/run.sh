@@ -15,8 +15,9 @@ export NBRCOLL_TOPO=frontier
 # unset: each layout calibrated here, into $O/emulated-Nnodes.machine);
 # CALIBRATED: a folder whose emulated-Nnodes.machine files serve instead of
 # calibrating here; BURST: the links' token bucket (bench/cluster/run.sh
-# --burst); SIZES: the block sizes (1K,4K,16K).
+# --burst); SIZES: the block sizes (1K,4K,16K); RATE: the links' rate (1gbit).
 burst=${BURST:-256kb}
+rate=${RATE:-1gbit}
 common=(--sizes "${SIZES:-1K,4K,16K}" --algos native,linear,leader,aggregated,auto --warmup 2 --iters "${ITERS:-15}")
 mkdir -p "$O"
 for nodes in 2 4; do
@@ -28,15 +29,15 @@ for nodes in 2 4; do
   else
     export NBRCOLL_MACHINE=$O/emulated-${nodes}nodes.machine
     echo "== calibrating $nodes nodes"
-    timeout 600 bench/cluster/run.sh --nodes $nodes --ranks-per-node $rpn --rate 1gbit --burst "$burst" -- \
+    timeout 600 bench/cluster/run.sh --nodes $nodes --ranks-per-node $rpn --rate "$rate" --burst "$burst" -- \
       "${B%/*}/nbrcoll-calibrate" --name "emulated-${nodes}nodes-$burst" --out "$NBRCOLL_MACHINE" >/dev/null ||
       { echo "run.sh: calibration on $nodes nodes failed" >&2; exit 1; }
   fi
   echo "== rsg, $nodes nodes"
-  timeout 1800 bench/cluster/run.sh --nodes $nodes --ranks-per-node $rpn --rate 1gbit --burst "$burst" -- "$B" --pattern rsg \
+  timeout 1800 bench/cluster/run.sh --nodes $nodes --ranks-per-node $rpn --rate "$rate" --burst "$burst" -- "$B" --pattern rsg \
     --density 0.6 "${common[@]}" --csv "$O/rsg_${nodes}nodes.csv" | tee "$O/rsg_${nodes}nodes.txt"
   echo "== moore, $nodes nodes"
-  timeout 1800 bench/cluster/run.sh --nodes $nodes --ranks-per-node $rpn --rate 1gbit --burst "$burst" -- "$B" --pattern moore \
+  timeout 1800 bench/cluster/run.sh --nodes $nodes --ranks-per-node $rpn --rate "$rate" --burst "$burst" -- "$B" --pattern moore \
     --dims 2 --radius 1 "${common[@]}" --csv "$O/moore_${nodes}nodes.csv" | tee "$O/moore_${nodes}nodes.txt"
 done
 /usr/bin/python3 "$here/check.py" "$O" | tee "$O/summary.txt"
