@@ -39,12 +39,30 @@ void banner_once(int world_rank) {
       c.topo.c_str(), c.ranks_per_node, c.watchdog);
 }
 
+// Whether the MPI's world model is up (MPI_Init and no MPI_Finalize yet).
+// nbrcoll's set-up uses MPI_COMM_WORLD and MPI_COMM_SELF, which a program
+// of MPI sessions alone does not have (MPICH aborts on them there): such a
+// program's graphs stay the MPI's own, said once at info. The same answer
+// on every rank of a graph: its processes share one MPI.
+bool world_model_up() {
+  int initialized = 0;
+  int finalized = 0;
+  PMPI_Initialized(&initialized);
+  PMPI_Finalized(&finalized);
+  if (initialized != 0 && finalized == 0) return true;
+  static std::atomic<bool> said{false};
+  if (!said.exchange(true))
+    nbrcoll::log(nbrcoll::LogLevel::kInfo,
+                 "a graph made outside MPI_Init..MPI_Finalize (MPI sessions): its calls are the MPI's own");
+  return false;
+}
+
 // Build and attach our state to a graph communicator PMPI just made. All ranks
 // agree on the outcome, so either every rank has state or none has (a mix
 // would send some ranks to PMPI and others to our plan).
 void setup(MPI_Comm graph, MPI_Comm parent) {
   using namespace nbrcoll;
-  if (config().disable || graph == MPI_COMM_NULL) return;
+  if (config().disable || graph == MPI_COMM_NULL || !world_model_up()) return;
   GraphSetup made = setup_graph(graph, parent);
   if (!made.info) return;
   if (report::on()) report::add_graph_setup(static_cast<std::uint64_t>(made.times.total.wall * 1e3));
