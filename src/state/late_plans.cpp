@@ -174,17 +174,31 @@ void plan_and_agree(LatePlanning& late) {
 }
 
 // The call it plans at: the agreement, read; the planned graph, or null
-// on every rank where any rank failed.
-std::shared_ptr<GraphInfo> agreed_graph(LatePlanning& late, const OwnedComm& own) {
+// on every rank where any rank failed (`why` says what failed).
+std::shared_ptr<GraphInfo> agreed_graph(LatePlanning& late, const OwnedComm& own, std::string& why) {
   Stopwatch clock;
   int rc = late.started;
   if (rc == MPI_SUCCESS) rc = late.reduce.wait();
   const Agreement agreed = read_agreement(late.terms, rc);
   late.agreement.wall += clock.lap().wall;
+  if (!agreed.all_ok) {
+    why = "a rank could not plan or agree; its calls stay linear";
+    return nullptr;
+  }
   // Every rank reads the same agreed stride, so every rank gives up alike
-  // where the windows do not fit.
+  // where the windows do not fit: the plans' tags, which grow with the
+  // duplicate edges between one pair of ranks, exceed the handle's block
+  // on the shared communicator (a graph planned at creation takes a
+  // communicator of its own there instead).
   const long long tags = own.shared ? kTagBlock : tag_upper_bound();
-  if (!agreed.all_ok || tag_windows_within(tags, agreed.tag_stride, kMaxTagWindows) == 0) return nullptr;
+  if (tag_windows_within(tags, agreed.tag_stride, kMaxTagWindows) == 0) {
+    why = "its plans need " + std::to_string(2LL * agreed.tag_stride + 1) + " tags, more than the " +
+          std::to_string(tags) +
+          (own.shared ? " of its block on the shared communicator; its calls stay linear (NBRCOLL_SHORT_GRAPHS=0 "
+                        "plans graphs at creation, where such a graph gets a communicator of its own)"
+                      : " below MPI_TAG_UB; its calls stay linear");
+    return nullptr;
+  }
   GraphInfo& info = *late.info;
   set_tag_windows(info, agreed.tag_stride, tags);
   info.agreed_max = agreed.agreed_max;
@@ -194,10 +208,11 @@ std::shared_ptr<GraphInfo> agreed_graph(LatePlanning& late, const OwnedComm& own
 
 void install(CommState& state, LatePlanning& late) {
   const std::uint64_t due = state.info->plan_at_call;
-  std::shared_ptr<GraphInfo> planned = agreed_graph(late, *state.own);
+  std::string why;
+  std::shared_ptr<GraphInfo> planned = agreed_graph(late, *state.own, why);
   if (!planned) {
-    log(LogLevel::kWarn, "planning a graph at its call %llu failed; its calls stay linear",
-        static_cast<unsigned long long>(due));
+    log(LogLevel::kWarn, "planning a graph at its call %llu failed: %s", static_cast<unsigned long long>(due),
+        why.c_str());
     return;
   }
   const double total = late.node_lists.wall + late.plans.wall + late.agreement.wall;

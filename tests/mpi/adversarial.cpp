@@ -10,7 +10,8 @@
 // ctest's timeout.
 //
 // Options: --only PREFIX runs the cases whose names start with it; --watchdog-demo makes rank 0 arrive
-// 3 s late to one call (for the NBRCOLL_WATCHDOG test).
+// 3 s late to one call (for the NBRCOLL_WATCHDOG test); --many-duplicates N runs only the case of N
+// duplicate edges between each pair of ranks.
 #include <mpi.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -301,6 +302,40 @@ void sizes_differ() {
   }
   const auto around = [](int r) { return 200 * 1024 + r * 37 * 1024 + r; };
   sized_graph("sizes-all-around-256K", all, all, around, true);
+}
+
+// ---- a thousand duplicate edges between each pair ------------------------------
+
+// Every rank to every other `per_pair` times over: so many duplicates that
+// the planned graph's tags exceed a handle's block on the shared
+// communicator. A graph that plans late (NBRCOLL_SHORT_GRAPHS) then stays
+// linear, saying why once; one planned at creation takes a communicator of
+// its own. Calls before, at and after the planning call, against the
+// closed form and the MPI's own.
+void many_duplicates(int per_pair) {
+  std::vector<int> list;
+  for (int k = 0; k < per_pair; ++k) {
+    for (int r = 0; r < g_size; ++r) {
+      if (r != g_rank) list.push_back(r);
+    }
+  }
+  const MPI_Comm g = make_graph(list, list);
+  constexpr int kBytes = 8;
+  const std::vector<unsigned char> block = own_block(kBytes);
+  const std::vector<int> sizes(list.size(), kBytes);
+  std::vector<std::size_t> offsets;
+  for (std::size_t i = 0; i < list.size(); ++i) offsets.push_back(i * kBytes);
+  const std::vector<unsigned char> expected = closed_form(list.size() * kBytes, list, sizes, offsets);
+  for (int call = 1; call <= 12; ++call) {
+    compare("many-duplicates-" + std::to_string(per_pair) + "-call-" + std::to_string(call), list.size() * kBytes,
+            [&](bool pmpi, unsigned char* r) {
+              return (pmpi ? PMPI_Neighbor_allgather : MPI_Neighbor_allgather)(block.data(), kBytes, MPI_BYTE, r,
+                                                                               kBytes, MPI_BYTE, g);
+            },
+            {&expected});
+  }
+  MPI_Comm g2 = g;
+  MPI_Comm_free(&g2);
 }
 
 // ---- datatypes matched by type signature ---------------------------------------
@@ -937,14 +972,18 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   begin();  // errors return, so that erroneous cases can be compared
   bool watchdog_demo = false;
+  int duplicates = 0;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) g_only = argv[++i];
     if (std::strcmp(argv[i], "--watchdog-demo") == 0) watchdog_demo = true;
+    if (std::strcmp(argv[i], "--many-duplicates") == 0 && i + 1 < argc) duplicates = std::atoi(argv[++i]);
   }
   if (const char* want = std::getenv("EXPECT_NBRCOLL"); want != nullptr && std::strcmp(want, "1") == 0)
     check(interposed(), "MPI_Neighbor_allgather resolves to " + resolved_library());
   if (watchdog_demo) {
     late_rank0();
+  } else if (duplicates > 0) {
+    many_duplicates(duplicates);
   } else {
     for (const int bytes : {4 * 1024, 512 * 1024}) {
       for (const bool v : {false, true}) {
