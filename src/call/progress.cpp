@@ -126,6 +126,7 @@ bool needs_progress(const Operation& op) {
 }  // namespace
 
 void launch(Operation& op, CallSequence& sequence) {
+  const AdvancingHere in;
   const GraphInfo& info = op.info();
   if (in_linear_window(op)) {
     // Window 0 holds the calls that every rank runs linear: all their
@@ -190,11 +191,17 @@ void track_started(std::shared_ptr<Operation> op, CallSequence& sequence, MPI_Re
 }
 
 void progress_all() {
+  const AdvancingHere in;
   const std::unique_lock<std::mutex> lock(g_mutex, std::try_to_lock);
   if (lock.owns_lock()) advance_locked();
 }
 
+void progress_from_mpi() {
+  if (detail::t_advancing == 0 && calls_in_flight()) progress_all();
+}
+
 void drive_to_end(Operation& op) {
+  const AdvancingHere in;
   const WaitingInside waiting;
   if (!calls_in_flight()) {
     op.progress(true);
@@ -208,6 +215,7 @@ void drive_to_end(Operation& op) {
 }
 
 void wait_tracked(const Operation& op) {
+  const AdvancingHere in;
   const WaitingInside waiting;
   Backoff backoff;
   while (!op.done()) {
@@ -230,6 +238,7 @@ void finish_sole_call(int count, const MPI_Request* requests) {
   Tracked claimed = std::move(g_calls.front());
   g_calls.clear();
   lock.unlock();
+  const AdvancingHere in;
   if (!threads) {
     claimed.op->progress(true);
   } else {

@@ -40,6 +40,29 @@ void track_started(std::shared_ptr<Operation> op, CallSequence& sequence, MPI_Re
 // requests of those that are done.
 void progress_all();
 
+// progress_all() from the MPI's own progress loop (NBRCOLL_PROGRESS=mpi,
+// call/mpi_progress_hook.h), unless this thread advances the calls itself
+// already (AdvancingHere).
+void progress_from_mpi();
+
+namespace detail {
+inline thread_local int t_advancing = 0;
+}  // namespace detail
+
+// While alive, this thread advances nbrcoll's calls itself (the engine
+// launching, advancing or driving one; a wait or test loop of the
+// completion calls): the MPI's progress loop, running inside the MPI calls
+// made meanwhile, leaves them alone. The engine may be halfway through a
+// call or hold its lock there, and a loop that advances every call
+// between its tests needs no second pass from inside each test.
+class AdvancingHere {
+ public:
+  AdvancingHere() { ++detail::t_advancing; }
+  ~AdvancingHere() { --detail::t_advancing; }
+  AdvancingHere(const AdvancingHere&) = delete;
+  AdvancingHere& operator=(const AdvancingHere&) = delete;
+};
+
 // Drives `op`, a call the engine does not track (a blocking one), to its
 // end, advancing the calls in flight meanwhile.
 void drive_to_end(Operation& op);

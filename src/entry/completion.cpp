@@ -11,6 +11,7 @@
 #include <array>
 
 #include "call/decision.h"
+#include "call/mpi_progress_hook.h"
 #include "call/persistent.h"
 #include "call/progress.h"
 #include "call/progress_thread.h"
@@ -44,6 +45,16 @@ nbrcoll::report::HandoffNames handoff_names() {
   return {names.data(), static_cast<unsigned>(names.size())};
 }
 
+// `test` (the MPI's own), after advancing nbrcoll's calls where some are
+// in flight; the MPI's progress loop inside it then leaves them alone.
+template <class Test>
+int advanced_then(Test test) {
+  if (!calls_in_flight()) return test();
+  const nbrcoll::AdvancingHere here;
+  progress_all();
+  return test();
+}
+
 }  // namespace
 
 extern "C" {
@@ -52,9 +63,8 @@ int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   const nbrcoll::WaitingInside waiting;
   if (calls_in_flight()) finish_sole_call(1, request);
   for (Backoff b; calls_in_flight(); b.pause()) {
-    progress_all();
     int flag = 0;
-    const int rc = PMPI_Test(request, &flag, status);
+    const int rc = advanced_then([&] { return PMPI_Test(request, &flag, status); });
     if (rc != MPI_SUCCESS || flag != 0) return rc;
   }
   return PMPI_Wait(request, status);
@@ -64,9 +74,8 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   const nbrcoll::WaitingInside waiting;
   if (calls_in_flight()) finish_sole_call(count, requests);
   for (Backoff b; calls_in_flight(); b.pause()) {
-    progress_all();
     int flag = 0;
-    const int rc = PMPI_Testall(count, requests, &flag, statuses);
+    const int rc = advanced_then([&] { return PMPI_Testall(count, requests, &flag, statuses); });
     if (rc != MPI_SUCCESS || flag != 0) return rc;
   }
   return PMPI_Waitall(count, requests, statuses);
@@ -75,9 +84,8 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
 int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
   const nbrcoll::WaitingInside waiting;
   for (Backoff b; calls_in_flight(); b.pause()) {
-    progress_all();
     int flag = 0;
-    const int rc = PMPI_Testany(count, requests, index, &flag, status);
+    const int rc = advanced_then([&] { return PMPI_Testany(count, requests, index, &flag, status); });
     if (rc != MPI_SUCCESS || flag != 0) return rc;
   }
   return PMPI_Waitany(count, requests, index, status);
@@ -86,36 +94,30 @@ int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* statu
 int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
   const nbrcoll::WaitingInside waiting;
   for (Backoff b; calls_in_flight(); b.pause()) {
-    progress_all();
-    const int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
+    const int rc = advanced_then([&] { return PMPI_Testsome(incount, requests, outcount, indices, statuses); });
     if (rc != MPI_SUCCESS || *outcount != 0) return rc;
   }
   return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
 }
 
 int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
-  if (calls_in_flight()) progress_all();
-  return PMPI_Test(request, flag, status);
+  return advanced_then([&] { return PMPI_Test(request, flag, status); });
 }
 
 int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
-  if (calls_in_flight()) progress_all();
-  return PMPI_Testall(count, requests, flag, statuses);
+  return advanced_then([&] { return PMPI_Testall(count, requests, flag, statuses); });
 }
 
 int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
-  if (calls_in_flight()) progress_all();
-  return PMPI_Testany(count, requests, index, flag, status);
+  return advanced_then([&] { return PMPI_Testany(count, requests, index, flag, status); });
 }
 
 int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
-  if (calls_in_flight()) progress_all();
-  return PMPI_Testsome(incount, requests, outcount, indices, statuses);
+  return advanced_then([&] { return PMPI_Testsome(incount, requests, outcount, indices, statuses); });
 }
 
 int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
-  if (calls_in_flight()) progress_all();
-  return PMPI_Request_get_status(request, flag, status);
+  return advanced_then([&] { return PMPI_Request_get_status(request, flag, status); });
 }
 
 int MPI_Request_free(MPI_Request* request) {
@@ -155,6 +157,7 @@ int MPI_Finalize() {
   nbrcoll::drain();
   nbrcoll::finish_late_planning();
   nbrcoll::stop_progress_thread();
+  nbrcoll::unhook_mpi_progress();
   // The report first: the handles it counts are those the application's
   // run left held, the kept messages of communicators never freed among them.
   nbrcoll::report::finish(handoff_names());

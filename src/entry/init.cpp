@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "call/mpi_progress_hook.h"
 #include "call/progress_thread.h"
 #include "report/run_counters.h"
 #include "state/agreed_settings.h"
@@ -35,6 +36,11 @@ void initialise() {
   nbrcoll::gather_world_places();
   nbrcoll::agree_settings(nbrcoll::progress_thread_on());
   nbrcoll::report::start();
+  if (nbrcoll::config().progress == nbrcoll::ProgressMode::kMpi && !nbrcoll::config().disable &&
+      !nbrcoll::hook_mpi_progress())
+    nbrcoll::log(nbrcoll::LogLevel::kWarn,
+                 "NBRCOLL_PROGRESS=mpi: this MPI offers no progress hook (Open MPI's opal_progress_register); calls "
+                 "progress in the application's MPI calls that nbrcoll intercepts");
 }
 
 // NBRCOLL_PROGRESS=thread: the MPI is asked for MPI_THREAD_MULTIPLE (the
@@ -59,7 +65,8 @@ int usable_cpus() {
 
 bool thread_wanted() {
   const nbrcoll::Config& c = nbrcoll::config();
-  if (c.disable || c.progress == nbrcoll::ProgressMode::kCalls) return false;
+  if (c.disable || (c.progress != nbrcoll::ProgressMode::kThread && c.progress != nbrcoll::ProgressMode::kThreadAlways))
+    return false;
   if (c.progress == nbrcoll::ProgressMode::kThreadAlways) return true;
   const int ranks = nbrcoll::launcher_local_size();
   const int cpus = usable_cpus();

@@ -198,7 +198,7 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
     const std::string head = mode.substr(0, colon);
     const std::string interval = colon == std::string::npos ? "" : mode.substr(colon + 1);
     int us = c.progress_interval_us;
-    bool ok = head == "calls" || head == "thread" || head == "thread-always";
+    bool ok = head == "calls" || head == "thread" || head == "thread-always" || head == "mpi";
     if (ok && colon != std::string::npos) {
       std::size_t used = 0;
       try {
@@ -206,16 +206,17 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
       } catch (const std::exception&) {
         used = 0;
       }
-      ok = head != "calls" && !interval.empty() && used == interval.size() && us >= 0 && us <= 1000000;
+      ok = head.starts_with("thread") && !interval.empty() && used == interval.size() && us >= 0 && us <= 1000000;
     }
     if (ok) {
       c.progress = head == "thread"          ? ProgressMode::kThread
                    : head == "thread-always" ? ProgressMode::kThreadAlways
+                   : head == "mpi"           ? ProgressMode::kMpi
                                              : ProgressMode::kCalls;
       c.progress_interval_us = us;
     } else {
       bad(warnings, "NBRCOLL_PROGRESS", *v,
-          "expected calls, thread, thread-always, or either thread with :MICROSECONDS; using calls");
+          "expected calls, mpi, thread, thread-always, or either thread with :MICROSECONDS; using calls");
     }
   }
   return c;
@@ -257,11 +258,12 @@ const std::vector<EnvVarInfo>& env_vars() {
        "at MPI_Finalize, one summary of the run gathered to world rank 0 (calls per kind and plan, hand-offs and "
        "why, bytes per link class against one message per edge, time, graph set-ups, peak RSS): 1 to stderr, "
        "or into the file"},
-      {"NBRCOLL_PROGRESS", "calls|thread|thread-always[:US]", "calls",
-       "what advances nonblocking and persistent calls between start and completion: the application's MPI calls, "
-       "or also a thread of nbrcoll's (MPI_THREAD_MULTIPLE asked of the MPI; the application still sees its own "
-       "level), asleep while no call is in flight, polling every US microseconds (20) while one is; thread: only "
-       "where the host's ranks have a core each, thread-always: even where they share cores"},
+      {"NBRCOLL_PROGRESS", "calls|mpi|thread|thread-always[:US]", "calls",
+       "what advances nonblocking and persistent calls between start and completion: the application's MPI calls "
+       "that nbrcoll intercepts; mpi: every MPI call of the application that waits or tests (Open MPI's progress "
+       "loop); or also a thread of nbrcoll's (MPI_THREAD_MULTIPLE asked of the MPI; the application still sees its "
+       "own level), asleep while no call is in flight, polling every US microseconds (20) while one is; thread: "
+       "only where the host's ranks have a core each, thread-always: even where they share cores"},
       {"NBRCOLL_ROCM_SMI_LIB", "a library path|none", "librocm_smi64.so[.N]",
        "the ROCm SMI library opened at run time; none: never"},
   };

@@ -31,7 +31,7 @@ enum class ReportTo : std::uint8_t { kOff, kStderr, kFile };
 // application's MPI calls only, or also a thread of nbrcoll's where each
 // rank of the host has a core (kThread), or even where they share cores
 // (kThreadAlways).
-enum class ProgressMode : std::uint8_t { kCalls, kThread, kThreadAlways };
+enum class ProgressMode : std::uint8_t { kCalls, kThread, kThreadAlways, kMpi };
 
 struct Config {
   Algo algo = Algo::automatic();

@@ -24,7 +24,8 @@ def main():
             cells[(r["op"], r["algo"], int(r["size_bytes"]))].append(float(r["paired_vs_native"]))
     for op in sorted({k[0] for k in cells}):
         sizes = sorted({k[2] for k in cells if k[0] == op})
-        print(f"{op}, {len(sys.argv) - 1} runs: median (min-max) of native / algorithm, paired\n")
+        runs = max(len(v) for k, v in cells.items() if k[0] == op)
+        print(f"{op}, {runs} runs: median (min-max) of native / algorithm, paired\n")
         print("| algorithm | " + " | ".join(size_name(s) for s in sizes) + " |")
         print("|---|" + "---|" * len(sizes))
         for a in algos:

@@ -70,7 +70,7 @@ TEST(Config, ReportGoesToStderrOrAFile) {
   EXPECT_TRUE(warnings.empty());
 }
 
-TEST(Config, ProgressByCallsOrAThread) {
+TEST(Config, ProgressByCallsTheMpiOrAThread) {
   std::vector<std::string> warnings;
   const Config plain = parse({}, warnings);
   EXPECT_EQ(plain.progress, ProgressMode::kCalls);
@@ -84,8 +84,9 @@ TEST(Config, ProgressByCallsOrAThread) {
   const Config always = parse({{"NBRCOLL_PROGRESS", "thread-always:5"}}, warnings);
   EXPECT_EQ(always.progress, ProgressMode::kThreadAlways);
   EXPECT_EQ(always.progress_interval_us, 5);
+  EXPECT_EQ(parse({{"NBRCOLL_PROGRESS", "MPI"}}, warnings).progress, ProgressMode::kMpi);
   EXPECT_TRUE(warnings.empty());
-  for (const char* bad : {"threads", "thread:", "thread:-1", "thread:5x", "calls:20", "thread:2000000"}) {
+  for (const char* bad : {"threads", "thread:", "thread:-1", "thread:5x", "calls:20", "thread:2000000", "mpi:20"}) {
     std::vector<std::string> w;
     const Config c = parse({{"NBRCOLL_PROGRESS", bad}}, w);
     EXPECT_EQ(c.progress, ProgressMode::kCalls) << bad;
