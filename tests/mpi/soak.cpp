@@ -24,15 +24,21 @@
 // Against the point after the first --early calls (1,000; the end of that
 // round) and cycles, at the end of each phase (the last whole round), on
 // every rank: resident memory (/proc/self/statm) at most 2 MiB more, as many
-// open file descriptors (/proc/self/fd), the same MPI handles held by
+// open file descriptors (/proc/self/fd), no more MPI handles held by
 // nbrcoll (report/held_handles.h; this program is linked with the static
-// library to read them). With NBRCOLL_REPORT=<file>, world rank 0 reads the
+// library to read them). The persistent requests nbrcoll keeps for calls
+// that repeat are a cache whose size at a round's end depends on timing
+// (which scratch a nonblocking call finds free; one rank read 17, 19 and 21
+// at successive round ends under load): for the calls, the handles are the
+// most seen over the 5 round ends from the early point and the fewest over
+// the last 5, so that only growth fails. With NBRCOLL_REPORT=<file>, world rank 0 reads the
 // report after MPI_Finalize: the handles it says were held at MPI_Finalize
 // must be those held between cycles (no graph alive).
 #include <dirent.h>
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <deque>
@@ -131,7 +137,9 @@ void compare(const char* phase, const Holdings& early, const Holdings& end) {
   expect(end.fds == early.fds, [&] {
     return at + ": open file descriptors " + std::to_string(early.fds) + " -> " + std::to_string(end.fds);
   });
-  expect(end.handles == early.handles, [&] {
+  bool grew = false;
+  for (unsigned k = 0; k < nbrcoll::report::kHandleKinds; ++k) grew |= end.handles.count[k] > early.handles.count[k];
+  expect(!grew, [&] {
     return at + ": MPI handles held by nbrcoll " + handles_text(early.handles.count) + " -> " +
            handles_text(end.handles.count);
   });
@@ -204,8 +212,7 @@ struct Runner {
         [[fallthrough]];
       case Mode::nonblocking: {
         MPI_Request req = MPI_REQUEST_NULL;
-        expect(post(a, false, g, &req) == MPI_SUCCESS && complete(&req, how) == MPI_SUCCESS &&
-                   req == MPI_REQUEST_NULL,
+        expect(post(a, false, g, &req) == MPI_SUCCESS && complete(&req, how) == MPI_SUCCESS && req == MPI_REQUEST_NULL,
                [&] { return name + ": nonblocking call or MPI_" + done_name(how) + " failed"; });
         verify(a, first, done_name(how));
         return 1;
@@ -348,8 +355,8 @@ void run_calls(long calls, long early, const Types& types) {
     for (const Mode mode : modes()) {
       for (const Held& h : graphs) {
         const std::size_t what = cases.size();
-        cases.push_back(make_runner(what, mode, call_of(kind, h.graph, types, what), h.graph.name + " " +
-                                                                                         kind_name(kind)));
+        cases.push_back(
+            make_runner(what, mode, call_of(kind, h.graph, types, what), h.graph.name + " " + kind_name(kind)));
       }
     }
   }
@@ -357,6 +364,11 @@ void run_calls(long calls, long early, const Types& types) {
   const long round = static_cast<long>(cases.size()) * kRepeat;
   const long early_end = (early + round - 1) / round * round;
   const long last_end = calls / round * round;
+  // The early point's handles: the most over its round end and the next
+  // kHandleRounds - 1; the end's: the fewest over the last kHandleRounds.
+  constexpr long kHandleRounds = 5;
+  const long early_window = std::min(last_end, early_end + (kHandleRounds - 1) * round);
+  const long last_window = std::max(early_window + round, last_end - (kHandleRounds - 1) * round);
   Holdings at_early;
   Holdings at_last;
   const double start = MPI_Wtime();
@@ -364,9 +376,22 @@ void run_calls(long calls, long early, const Types& types) {
   for (std::size_t turn = 0; made < calls; turn = (turn + 1) % cases.size()) {
     Runner& r = cases[turn];
     made += r.block(graphs[turn % graphs.size()].comm, made, calls);
-    if (turn + 1 == cases.size()) {
-      if (made == early_end) at_early = holdings();
-      if (made == last_end) at_last = holdings();
+    if (turn + 1 != cases.size()) continue;
+    if (made == early_end) at_early = holdings();
+    if (made > early_end && made <= early_window) {
+      const nbrcoll::report::HeldHandles now = nbrcoll::report::held();
+      for (unsigned k = 0; k < nbrcoll::report::kHandleKinds; ++k)
+        at_early.handles.count[k] = std::max(at_early.handles.count[k], now.count[k]);
+    }
+    if (made == last_window) at_last.handles = nbrcoll::report::held();
+    if (made > last_window && made <= last_end) {
+      const nbrcoll::report::HeldHandles now = nbrcoll::report::held();
+      for (unsigned k = 0; k < nbrcoll::report::kHandleKinds; ++k)
+        at_last.handles.count[k] = std::min(at_last.handles.count[k], now.count[k]);
+    }
+    if (made == last_end) {
+      at_last.rss = resident_bytes();
+      at_last.fds = open_fds();
     }
   }
   const double seconds = MPI_Wtime() - start;
@@ -466,9 +491,12 @@ int main(int argc, char** argv) {
   long cycles = 20000;
   long early = 1000;
   for (int i = 1; i + 1 < argc; ++i) {
-    if (std::strcmp(argv[i], "--calls") == 0) calls = std::atol(argv[++i]);
-    else if (std::strcmp(argv[i], "--cycles") == 0) cycles = std::atol(argv[++i]);
-    else if (std::strcmp(argv[i], "--early") == 0) early = std::atol(argv[++i]);
+    if (std::strcmp(argv[i], "--calls") == 0)
+      calls = std::atol(argv[++i]);
+    else if (std::strcmp(argv[i], "--cycles") == 0)
+      cycles = std::atol(argv[++i]);
+    else if (std::strcmp(argv[i], "--early") == 0)
+      early = std::atol(argv[++i]);
   }
   const char* path = report_file();
   if (g_rank == 0 && path != nullptr) std::remove(path);  // a report of an earlier run
@@ -477,7 +505,8 @@ int main(int argc, char** argv) {
   run_cycles(cycles, early, types);
   if (g_rank == 0) {
     std::printf("soak: calls per rank by mode:");
-    for (const Mode m : modes()) std::printf(" %s %ld", kModeNames[static_cast<int>(m)], g_counts.by_mode[static_cast<int>(m)]);
+    for (const Mode m : modes())
+      std::printf(" %s %ld", kModeNames[static_cast<int>(m)], g_counts.by_mode[static_cast<int>(m)]);
     std::printf("; by kind:");
     for (const Kind k : kKinds) std::printf(" %s %ld", kind_name(k), g_counts.by_kind[static_cast<int>(k)]);
     std::printf("; %ld in all\n", g_counts.total);
@@ -499,8 +528,8 @@ int main(int argc, char** argv) {
     for (const Kind k : kKinds) {
       for (const long n : numbers_after(lines, std::string(kind_name(k)) + " ")) reported += n;
     }
-    check(reported == g_counts.total * g_size, "the report counts " + std::to_string(reported) + " calls, not " +
-                                                   std::to_string(g_counts.total * g_size));
+    check(reported == g_counts.total * g_size,
+          "the report counts " + std::to_string(reported) + " calls, not " + std::to_string(g_counts.total * g_size));
     check(numbers_after(lines, "calls handed to the MPI:") == std::vector<long>{0}, "no call handed to the MPI");
     std::printf("soak: the report's %s\n", report_line(lines, "calls by plan:").c_str());
     const std::string line = report_line(lines, "MPI handles still held at finalize");
