@@ -29,7 +29,13 @@ Registrar lookup(const char* name) {
 bool hook_mpi_progress() {
   if (g_hooked) return true;
   const Registrar add = lookup("opal_progress_register");
-  if (add == nullptr || add(advance_from_mpi) != 0) return false;
+  if (add == nullptr) return false;
+  // The marks count from before the first pass of the loop can call in.
+  detail::g_mpi_loop_advances.store(true);
+  if (add(advance_from_mpi) != 0) {
+    detail::g_mpi_loop_advances.store(false);
+    return false;
+  }
   g_hooked = true;
   return true;
 }
@@ -38,6 +44,7 @@ void unhook_mpi_progress() {
   if (!g_hooked) return;
   if (const Registrar remove = lookup("opal_progress_unregister"); remove != nullptr) remove(advance_from_mpi);
   g_hooked = false;
+  detail::g_mpi_loop_advances.store(false);
 }
 
 }  // namespace nbrcoll

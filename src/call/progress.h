@@ -8,6 +8,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <memory>
 
 namespace nbrcoll {
@@ -46,6 +47,10 @@ void progress_all();
 void progress_from_mpi();
 
 namespace detail {
+// Whether the MPI's progress loop runs nbrcoll's progress (set by
+// call/mpi_progress_hook.cpp): only then do the marks below count, so
+// that a call pays no thread-local access where nothing reads them.
+inline std::atomic<bool> g_mpi_loop_advances{false};
 inline thread_local int t_advancing = 0;
 }  // namespace detail
 
@@ -57,10 +62,17 @@ inline thread_local int t_advancing = 0;
 // between its tests needs no second pass from inside each test.
 class AdvancingHere {
  public:
-  AdvancingHere() { ++detail::t_advancing; }
-  ~AdvancingHere() { --detail::t_advancing; }
+  AdvancingHere() : counted_(detail::g_mpi_loop_advances.load(std::memory_order_relaxed)) {
+    if (counted_) ++detail::t_advancing;
+  }
+  ~AdvancingHere() {
+    if (counted_) --detail::t_advancing;
+  }
   AdvancingHere(const AdvancingHere&) = delete;
   AdvancingHere& operator=(const AdvancingHere&) = delete;
+
+ private:
+  bool counted_;
 };
 
 // Drives `op`, a call the engine does not track (a blocking one), to its
