@@ -12,13 +12,17 @@ namespace {
 using ProgressCallback = int (*)();
 using Registrar = int (*)(ProgressCallback);
 
+// Called in every pass of the MPI's progress loop: advances the calls in
+// flight, unless this thread advances them itself already (AdvancingHere).
 // Open MPI counts the events a callback reports; nbrcoll's are its own.
 int advance_from_mpi() {
-  progress_from_mpi();
+  if (detail::t_advancing == 0 && calls_in_flight()) progress_all();
   return 0;
 }
 
-bool g_hooked = false;
+bool hooked() {
+  return detail::g_mpi_loop_advances.load();
+}
 
 Registrar lookup(const char* name) {
   return reinterpret_cast<Registrar>(dlsym(RTLD_DEFAULT, name));
@@ -27,23 +31,19 @@ Registrar lookup(const char* name) {
 }  // namespace
 
 bool hook_mpi_progress() {
-  if (g_hooked) return true;
+  if (hooked()) return true;
   const Registrar add = lookup("opal_progress_register");
   if (add == nullptr) return false;
   // The marks count from before the first pass of the loop can call in.
   detail::g_mpi_loop_advances.store(true);
-  if (add(advance_from_mpi) != 0) {
-    detail::g_mpi_loop_advances.store(false);
-    return false;
-  }
-  g_hooked = true;
-  return true;
+  if (add(advance_from_mpi) == 0) return true;
+  detail::g_mpi_loop_advances.store(false);
+  return false;
 }
 
 void unhook_mpi_progress() {
-  if (!g_hooked) return;
+  if (!hooked()) return;
   if (const Registrar remove = lookup("opal_progress_unregister"); remove != nullptr) remove(advance_from_mpi);
-  g_hooked = false;
   detail::g_mpi_loop_advances.store(false);
 }
 

@@ -196,10 +196,6 @@ void progress_all() {
   if (lock.owns_lock()) advance_locked();
 }
 
-void progress_from_mpi() {
-  if (detail::t_advancing == 0 && calls_in_flight()) progress_all();
-}
-
 void drive_to_end(Operation& op) {
   const AdvancingHere in;
   const WaitingInside waiting;

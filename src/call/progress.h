@@ -41,15 +41,11 @@ void track_started(std::shared_ptr<Operation> op, CallSequence& sequence, MPI_Re
 // requests of those that are done.
 void progress_all();
 
-// progress_all() from the MPI's own progress loop (NBRCOLL_PROGRESS=mpi,
-// call/mpi_progress_hook.h), unless this thread advances the calls itself
-// already (AdvancingHere).
-void progress_from_mpi();
-
 namespace detail {
-// Whether the MPI's progress loop runs nbrcoll's progress (set by
-// call/mpi_progress_hook.cpp): only then do the marks below count, so
-// that a call pays no thread-local access where nothing reads them.
+// Whether the MPI's progress loop runs nbrcoll's progress
+// (NBRCOLL_PROGRESS=mpi, set by call/mpi_progress_hook.cpp): only then do
+// the marks below count, so that a call pays no thread-local access where
+// nothing reads them.
 inline std::atomic<bool> g_mpi_loop_advances{false};
 inline thread_local int t_advancing = 0;
 }  // namespace detail

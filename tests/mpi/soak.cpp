@@ -124,6 +124,13 @@ std::string handles_text(const std::int64_t (&count)[nbrcoll::report::kHandleKin
   return s;
 }
 
+// `into`, each kind's count combined with the count held now by `pick`.
+template <class Pick>
+void fold_held(nbrcoll::report::HeldHandles& into, Pick pick) {
+  const nbrcoll::report::HeldHandles now = nbrcoll::report::held();
+  for (unsigned k = 0; k < nbrcoll::report::kHandleKinds; ++k) into.count[k] = pick(into.count[k], now.count[k]);
+}
+
 // The end of a phase against its early point, on this rank; one line per rank.
 void compare(const char* phase, const Holdings& early, const Holdings& end) {
   const std::string at = std::string(phase) + " (rank " + std::to_string(g_rank) + ")";
@@ -378,17 +385,11 @@ void run_calls(long calls, long early, const Types& types) {
     made += r.block(graphs[turn % graphs.size()].comm, made, calls);
     if (turn + 1 != cases.size()) continue;
     if (made == early_end) at_early = holdings();
-    if (made > early_end && made <= early_window) {
-      const nbrcoll::report::HeldHandles now = nbrcoll::report::held();
-      for (unsigned k = 0; k < nbrcoll::report::kHandleKinds; ++k)
-        at_early.handles.count[k] = std::max(at_early.handles.count[k], now.count[k]);
-    }
+    if (made > early_end && made <= early_window)
+      fold_held(at_early.handles, [](auto a, auto b) { return std::max(a, b); });
     if (made == last_window) at_last.handles = nbrcoll::report::held();
-    if (made > last_window && made <= last_end) {
-      const nbrcoll::report::HeldHandles now = nbrcoll::report::held();
-      for (unsigned k = 0; k < nbrcoll::report::kHandleKinds; ++k)
-        at_last.handles.count[k] = std::min(at_last.handles.count[k], now.count[k]);
-    }
+    if (made > last_window && made <= last_end)
+      fold_held(at_last.handles, [](auto a, auto b) { return std::min(a, b); });
     if (made == last_end) {
       at_last.rss = resident_bytes();
       at_last.fds = open_fds();
