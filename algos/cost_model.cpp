@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <iterator>
+#include <optional>
 #include <sstream>
 
 namespace nbrcoll::algos {
@@ -453,6 +454,29 @@ std::uint64_t interpolate(const std::vector<std::uint64_t>& t, std::size_t i, st
 
 }  // namespace
 
+namespace {
+
+// The row with the least time at `bytes` other than `skipped` (ties: the
+// earlier row); linear where no row is left.
+Variant cheapest_row(const CostTable& t, std::uint64_t bytes, std::optional<Variant> skipped) {
+  const std::size_t segment = segment_of(bytes);
+  Variant best = Variant::kLinear;
+  std::uint64_t best_time = ~std::uint64_t{0};
+  bool found = false;
+  for (std::size_t r = 0; r < t.variants.size(); ++r) {
+    if (t.variants[r] == skipped) continue;
+    const std::uint64_t time = interpolate(t.time_ns[r], segment, bytes);
+    if (!found || time < best_time) {  // ties: the earlier row
+      best = t.variants[r];
+      best_time = time;
+      found = true;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
 std::uint64_t CostTable::at(Variant v, std::uint64_t bytes) const {
   const auto row = std::find(variants.begin(), variants.end(), v);
   if (row == variants.end()) return ~std::uint64_t{0};
@@ -460,18 +484,11 @@ std::uint64_t CostTable::at(Variant v, std::uint64_t bytes) const {
 }
 
 Variant CostTable::cheapest(std::uint64_t bytes) const {
-  if (variants.empty()) return Variant::kLinear;
-  const std::size_t segment = segment_of(bytes);
-  Variant best = variants.front();
-  std::uint64_t best_time = interpolate(time_ns.front(), segment, bytes);
-  for (std::size_t r = 1; r < variants.size(); ++r) {
-    const std::uint64_t t = interpolate(time_ns[r], segment, bytes);
-    if (t < best_time) {  // ties: the earlier row
-      best = variants[r];
-      best_time = t;
-    }
-  }
-  return best;
+  return cheapest_row(*this, bytes, std::nullopt);
+}
+
+Variant CostTable::cheapest_except(Variant skipped, std::uint64_t bytes) const {
+  return variants.size() == 1 ? variants.front() : cheapest_row(*this, bytes, skipped);
 }
 
 bool CostTable::ever_cheapest(Variant v) const {
@@ -554,6 +571,12 @@ std::string CostTable::describe() const {
     current = v;
   }
   return out;
+}
+
+Variant nonblocking_variant(const CostTable& table, std::uint64_t bytes) {
+  if (bytes < kForwardedNonblockingBlock) return Variant::kLinear;
+  const Variant v = table.cheapest_except(Variant::kAggregated, bytes);
+  return v == Variant::kAggregated ? Variant::kLinear : v;  // a table of aggregated alone
 }
 
 }  // namespace nbrcoll::algos

@@ -230,6 +230,9 @@ struct CostTable {
   // The row with the least time at `bytes` (ties: the earlier row; an
   // empty table: linear).
   [[nodiscard]] Variant cheapest(std::uint64_t bytes) const;
+  // The same among the rows other than `skipped` (every row where it is
+  // the only one).
+  [[nodiscard]] Variant cheapest_except(Variant skipped, std::uint64_t bytes) const;
   // Whether `v` is the cheapest at some model size.
   [[nodiscard]] bool ever_cheapest(Variant v) const;
   // Without the row of `v`, unless it is the only row.
@@ -248,5 +251,22 @@ struct CostTable {
   // sizes in powers of two up to 64M).
   [[nodiscard]] std::string describe() const;
 };
+
+// A nonblocking or persistent call whose later steps move only inside MPI
+// calls (NBRCOLL_PROGRESS=mpi, no progress thread): the variant of a block
+// of `bytes`. Between start and completion the application may compute
+// outside MPI, where a leader's second hop waits but the MPI's small
+// messages do not: posted at the start, they go out eagerly and arrive
+// meanwhile. Blocks from kForwardedNonblockingBlock up travel by
+// rendezvous in the MPI too, which needs both ends inside MPI calls, so
+// there linear waits for the computation as forwarding does and the model's
+// comparison holds. Below it: linear. Never aggregated: a bundle's owner
+// waits for every block of its node, and a nonblocking call of the
+// aggregated plan measured 0.48-1.63x the MPI's own at 1-64 KiB
+// (bench/RESULTS.md, "Progress inside the MPI's calls").
+// 64 KiB: Open MPI's TCP transport sends eagerly up to its
+// btl_tcp_eager_limit, 64 KiB with the header, so no 64 KiB block is eager.
+inline constexpr std::uint64_t kForwardedNonblockingBlock = 64 * 1024;
+Variant nonblocking_variant(const CostTable& table, std::uint64_t bytes);
 
 }  // namespace nbrcoll::algos

@@ -6,6 +6,7 @@
 
 #include "algos/plan.h"
 #include "algos/plan_stats.h"
+#include "state/agreed_settings.h"
 #include "state/cost_tables.h"
 #include "support/config.h"
 #include "support/introspect.h"
@@ -123,20 +124,40 @@ Traffic reduce_traffic(const Traffic& t, MPI_Comm comm) {
   return sum;
 }
 
+namespace {
+
+// The variant auto gives blocks of `block_bytes` on `graph_comm`, as
+// call/decide.cpp chooses it.
+nbrcoll::algos::Variant auto_variant(MPI_Comm graph_comm, const nbrcoll::CostView& costs, bool alltoall,
+                                     std::uint64_t block_bytes, bool nonblocking) {
+  using nbrcoll::ForwardingProgress;
+  using nbrcoll::algos::Variant;
+  const nbrcoll::Config& c = nbrcoll::config();
+  if (c.threshold_set) return !alltoall && block_bytes >= c.threshold ? Variant::kLeader : Variant::kLinear;
+  if (!nonblocking)
+    return nbrcoll::tuned_variant(graph_comm, alltoall, block_bytes).value_or(costs.offered->cheapest(block_bytes));
+  switch (nbrcoll::forwarding_progress_everywhere()) {
+    case ForwardingProgress::kThread:
+      return costs.offered->cheapest(block_bytes);
+    case ForwardingProgress::kMpiLoop:
+      return alltoall ? Variant::kLinear : nbrcoll::algos::nonblocking_variant(*costs.offered, block_bytes);
+    case ForwardingProgress::kCalls:
+      break;
+  }
+  return Variant::kLinear;
+}
+
+}  // namespace
+
 std::optional<double> predicted_us(MPI_Comm graph_comm, const std::string& algo, bool alltoall,
-                                   std::uint64_t block_bytes) {
+                                   std::uint64_t block_bytes, bool nonblocking) {
   using nbrcoll::algos::Variant;
   const nbrcoll::CostView costs = nbrcoll::costs_for(graph_comm, alltoall);
   if (costs.model == nullptr) return std::nullopt;
   Variant v = Variant::kLinear;
   if (algo == "leader" && !alltoall) v = Variant::kLeader;
   if (algo == "aggregated") v = Variant::kAggregated;
-  if (algo == "auto") {
-    const nbrcoll::Config& c = nbrcoll::config();
-    v = c.threshold_set
-            ? (!alltoall && block_bytes >= c.threshold ? Variant::kLeader : Variant::kLinear)
-            : nbrcoll::tuned_variant(graph_comm, alltoall, block_bytes).value_or(costs.offered->cheapest(block_bytes));
-  }
+  if (algo == "auto") v = auto_variant(graph_comm, costs, alltoall, block_bytes, nonblocking);
   return static_cast<double>(costs.model->at(v, block_bytes)) / 1000.0;
 }
 

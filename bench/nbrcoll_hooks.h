@@ -60,9 +60,10 @@ Traffic native_traffic(MPI_Comm graph_comm, int self, const std::vector<int>& ou
 // allgather or alltoall plans), every block `block_bytes` long: the
 // prediction nbrcoll's auto chooses by. "native" is linear's (the MPI's own
 // algorithm sends the same messages); "auto" the variant auto takes at that
-// size. std::nullopt where nbrcoll holds no plan.
+// size, in a blocking call or (`nonblocking`) a nonblocking or persistent
+// one. std::nullopt where nbrcoll holds no plan.
 std::optional<double> predicted_us(MPI_Comm graph_comm, const std::string& algo, bool alltoall,
-                                   std::uint64_t block_bytes);
+                                   std::uint64_t block_bytes, bool nonblocking);
 // Whether auto's calls on `graph_comm` may still change plan by themselves
 // (a graph that plans late, or a size auto still times: nbrcoll's
 // call/tuning.h), this rank's view.

@@ -181,12 +181,11 @@ Outcome run_neighbor(const Options& o, const World& w, const Graph& g) {
     }
     const auto sums = time_interleaved(o.algos, o.warmup, o.iters, call, steps);
     // The model assumes equal blocks: the v-variants' blocks are 1/4 to 4/4
-    // of the size, 5/8 on average. Under auto nonblocking and persistent
-    // calls run linear.
+    // of the size, 5/8 on average.
     const bool variable = o.op == Op::kAllgatherv || o.op == Op::kAlltoallv;
     const std::uint64_t model_block = variable ? size * 5 / 8 : size;
     for (std::size_t a = 0; a < o.algos.size(); ++a) {
-      const std::string& algo = o.algos[a] == "auto" && o.mode != Mode::kBlocking ? "linear" : o.algos[a];
+      const std::string& algo = o.algos[a];
       res.rows.push_back({o.pattern,
                           params_string(o),
                           w.procs,
@@ -196,7 +195,7 @@ Outcome run_neighbor(const Options& o, const World& w, const Graph& g) {
                           sums[a].us,
                           {},
                           op,
-                          predicted_us(comms[a], algo, per_edge(o.op), model_block),
+                          predicted_us(comms[a], algo, per_edge(o.op), model_block, o.mode != Mode::kBlocking),
                           sums[a].paired,
                           {},
                           {}});

@@ -9,7 +9,8 @@
 # Plans that forward (leader, aggregated) wait in rounds whose number
 # depends on timing: their counts vary from run to run.
 #   callgrind.sh LIB [LIB...]     env: KIND (allgather), BYTES (1024), CALLS (500),
-#                                 ALGO (linear), NP (16), RPN (8)
+#                                 ALGO (linear), NP (16), RPN (8),
+#                                 NBRCOLL_PROGRESS (passed on where set)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 kind="${KIND:-allgather}" bytes="${BYTES:-1024}" calls="${CALLS:-500}" algo="${ALGO:-linear}"
@@ -27,7 +28,7 @@ for lib in "$@"; do
   out="$work/cg.out"
   rm -f "$out"
   mpirun --oversubscribe --allow-run-as-root -np "$np" -x LD_PRELOAD="$lib" -x NBRCOLL_ALGO="$algo" \
-    -x NBRCOLL_RANKS_PER_NODE="$rpn" -x NBRCOLL_TOPO=frontier \
+    -x NBRCOLL_RANKS_PER_NODE="$rpn" -x NBRCOLL_TOPO=frontier ${NBRCOLL_PROGRESS:+-x NBRCOLL_PROGRESS} \
     bash -c "if [ \"\$OMPI_COMM_WORLD_RANK\" = 3 ]; then exec valgrind -q --tool=callgrind --callgrind-out-file=$out \
       --toggle-collect='$entry' --toggle-collect='MPI_Wait' '$work/loop' $kind $bytes $calls; \
       else exec '$work/loop' $kind $bytes $calls; fi"

@@ -97,22 +97,28 @@ bool repeat_holds(const Decision& kept, const UserCall& c, CommState& state, alg
 
 // Whether auto hands the call to the MPI: a blocking or nonblocking call
 // that goes linear by a rule every rank applies alike (not across nodes,
-// or nonblocking without a progress thread everywhere: the branches of
-// decide() below), in a host process, on a graph whose own collective the
-// MPI gets right (GraphInfo::mpi_runs_linear). The MPI then posts the same
+// or nonblocking where it may not forward: the branches of decide()
+// below), in a host process, on a graph whose own collective the MPI gets
+// right (GraphInfo::mpi_runs_linear). The MPI then posts the same
 // messages with its own datatype handling, which measured faster than
 // nbrcoll's typed linear call on Cartesian subarray faces
 // (bench/results/typed-alltoallw, bench/results/cartesian-handoff).
 // Not persistent calls: MPICH 4.0.2's persistent neighborhood requests fail
 // in MPI_Testall (mpi.topo.np1.auto). Elsewhere a linear call is not
 // handed off: docs/DESIGN.md section 5 says why.
-bool mpi_takes_linear(Mode mode, const GraphInfo& info) {
+bool mpi_takes_linear(const UserCall& c, Mode mode, const GraphInfo& info) {
   return info.mpi_runs_linear && mode != Mode::kPersistent &&
-         ((mode == Mode::kNonblocking && !progress_thread_everywhere()) || info.nodes == 1 || info.linear_only) &&
+         ((mode == Mode::kNonblocking && !nonblocking_may_forward(c, info)) || info.nodes == 1 || info.linear_only) &&
          !device_process();
 }
 
 }  // namespace
+
+bool nonblocking_may_forward(const UserCall& c, const GraphInfo& info) {
+  const ForwardingProgress p = forwarding_progress_everywhere();
+  return p == ForwardingProgress::kThread ||
+         (p == ForwardingProgress::kMpiLoop && !c.alltoall() && !info.mpi_runs_linear);
+}
 
 const char* handoff_text(Handoff why) {
   switch (why) {
@@ -161,7 +167,7 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
   const Algo algo = effective_algo();
   if (state == nullptr || config().disable) return hand_off(handoff_without_state());
   if (algo.kind == Algo::Kind::kNative) return hand_off(Handoff::kNative);
-  if (algo.kind == Algo::Kind::kAuto && mpi_takes_linear(mode, *state->info)) return hand_off(Handoff::kMpiLinear);
+  if (algo.kind == Algo::Kind::kAuto && mpi_takes_linear(c, mode, *state->info)) return hand_off(Handoff::kMpiLinear);
   // ---- The last call on this scratch again: its decision and layout hold
   // (a tuned one's only while the tuner neither agrees nor has agreed since).
   algos::Tuner* begun = nullptr;  // the tuner this call was counted by
@@ -232,10 +238,11 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
     s.choice.bundles = true;
     all(Variant::kAggregated);
     d.why = "NBRCOLL_ALGO";
-  } else if (mode != Mode::kBlocking && !progress_thread_everywhere()) {
+  } else if (mode != Mode::kBlocking && !nonblocking_may_forward(c, info)) {
     // A leader or an owner forwards only inside an MPI call nbrcoll sees; a
-    // rank blocked elsewhere in the MPI would stall its peers. With a
-    // progress thread in every process they forward by the branches below.
+    // rank blocked elsewhere in the MPI would stall its peers. Where every
+    // process forwards from the MPI's progress loop or a thread, the
+    // branches below.
     all(Variant::kLinear);
     d.why = "auto, nonblocking or persistent: linear";
   } else if (info.nodes == 1 && !device) {
@@ -276,6 +283,15 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
     if (d.trial) s.trial_started_ns = tuning_clock_ns();
     d.why = d.trial ? "auto: variants on trial where the cost model ranks them close"
                     : "auto: the measured or the cost model's cheapest per block";
+  } else if (mode != Mode::kBlocking && forwarding_progress_everywhere() != ForwardingProgress::kThread) {
+    // Forwarded from the MPI's progress loop: only where linear's messages,
+    // too, wait for both ends to enter the MPI; no bundles
+    // (algos::nonblocking_variant).
+    linear_by_rule = false;
+    const algos::CostTable& table = info.gather_costs;
+    assign_variants(schedule, s.layout,
+                    once_per_size([&table](std::uint64_t b) { return algos::nonblocking_variant(table, b); }), variant);
+    d.why = "auto, nonblocking, progress in the MPI's calls: the cost model's cheapest for blocks from 64 KiB";
   } else {
     // The cost model's cheapest variant at each block's size; bundles travel
     // where the table offers aggregated at all.

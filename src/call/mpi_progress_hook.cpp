@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include "call/progress.h"
+#include "state/late_plans.h"
 
 namespace nbrcoll {
 
@@ -13,10 +14,13 @@ using ProgressCallback = int (*)();
 using Registrar = int (*)(ProgressCallback);
 
 // Called in every pass of the MPI's progress loop: advances the calls in
-// flight, unless this thread advances them itself already (AdvancingHere).
+// flight and looks at the graphs' plannings (state/late_plans.h), unless
+// this thread advances them itself already (AdvancingHere).
 // Open MPI counts the events a callback reports; nbrcoll's are its own.
 int advance_from_mpi() {
-  if (detail::t_advancing == 0 && calls_in_flight()) progress_all();
+  if (detail::t_advancing != 0) return 0;
+  if (calls_in_flight()) progress_all();
+  look_at_late_planning();
   return 0;
 }
 

@@ -21,10 +21,25 @@
 
 namespace {
 
+// This process's forwarding progress (state/agreed_settings.h): the
+// thread, or for NBRCOLL_PROGRESS=mpi the MPI's progress loop, hooked
+// now, before any call can be in flight.
+nbrcoll::ForwardingProgress forwarding_progress_here() {
+  using nbrcoll::ForwardingProgress;
+  if (nbrcoll::progress_thread_on()) return ForwardingProgress::kThread;
+  if (nbrcoll::config().progress != nbrcoll::ProgressMode::kMpi || nbrcoll::config().disable)
+    return ForwardingProgress::kCalls;
+  if (nbrcoll::hook_mpi_progress()) return ForwardingProgress::kMpiLoop;
+  nbrcoll::log(nbrcoll::LogLevel::kWarn,
+               "NBRCOLL_PROGRESS=mpi: this MPI offers no progress hook (Open MPI's opal_progress_register); calls "
+               "progress in the application's MPI calls that nbrcoll intercepts");
+  return ForwardingProgress::kCalls;
+}
+
 // After the MPI's own initialisation: nbrcoll's process-wide communicator,
 // MPI_COMM_WORLD's creation line, every world rank's place and the
-// settings every process must read alike: the late planning's and whether
-// every process has a progress thread (shared_comm.h, creation_line.h,
+// settings every process must read alike: the late planning's and the
+// least forwarding progress (shared_comm.h, creation_line.h,
 // graph_setup.h, agreed_settings.h), and the run report on or off
 // (report/run_counters.h). A progress thread is decided before.
 void initialise() {
@@ -34,13 +49,8 @@ void initialise() {
   nbrcoll::open_shared_comm();
   nbrcoll::open_world_line();
   nbrcoll::gather_world_places();
-  nbrcoll::agree_settings(nbrcoll::progress_thread_on());
+  nbrcoll::agree_settings(forwarding_progress_here());
   nbrcoll::report::start();
-  if (nbrcoll::config().progress == nbrcoll::ProgressMode::kMpi && !nbrcoll::config().disable &&
-      !nbrcoll::hook_mpi_progress())
-    nbrcoll::log(nbrcoll::LogLevel::kWarn,
-                 "NBRCOLL_PROGRESS=mpi: this MPI offers no progress hook (Open MPI's opal_progress_register); calls "
-                 "progress in the application's MPI calls that nbrcoll intercepts");
 }
 
 // NBRCOLL_PROGRESS=thread: the MPI is asked for MPI_THREAD_MULTIPLE (the

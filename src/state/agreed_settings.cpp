@@ -14,18 +14,19 @@ namespace {
 // Written once in MPI_Init, before any graph exists; read by every creation
 // and call.
 int g_linear_calls = 0;
-bool g_threads_everywhere = false;
+ForwardingProgress g_progress = ForwardingProgress::kCalls;
 int g_remote_leaders = 0;
 
 }  // namespace
 
-void agree_settings(bool progress_thread_here) {
+void agree_settings(ForwardingProgress progress_here) {
   const MPI_Comm shared = shared_comm();
   if (shared == MPI_COMM_NULL) return;
-  int least[3] = {config().short_graph_calls, progress_thread_here ? 1 : 0, algos::remote_leaders_for(machine_model())};
+  int least[3] = {config().short_graph_calls, static_cast<int>(progress_here),
+                  algos::remote_leaders_for(machine_model())};
   if (PMPI_Allreduce(MPI_IN_PLACE, least, 3, MPI_INT, MPI_MIN, shared) != MPI_SUCCESS) return;
   g_linear_calls = least[0];
-  g_threads_everywhere = least[1] == 1;
+  g_progress = static_cast<ForwardingProgress>(least[1]);
   g_remote_leaders = least[2];
 }
 
@@ -33,8 +34,8 @@ int linear_calls_before_plans() {
   return g_linear_calls;
 }
 
-bool progress_thread_everywhere() {
-  return g_threads_everywhere;
+ForwardingProgress forwarding_progress_everywhere() {
+  return g_progress;
 }
 
 int remote_leaders() {

@@ -36,6 +36,8 @@ class ChannelMax {
   int poll();
   // Completes: `*terms` then holds the maximum over every rank's.
   int wait();
+  // Whether it completed (or failed) by a poll or wait.
+  [[nodiscard]] bool finished() const { return finished_; }
 
  private:
   int advance(bool block);

@@ -5,6 +5,7 @@
 #include <new>
 
 #include "report/held_handles.h"
+#include "state/late_plans.h"
 #include "state/shared_comm.h"
 #include "state/tag_blocks.h"
 #include "support/at_finalize.h"
@@ -95,6 +96,7 @@ int delete_state(MPI_Comm, int, void* attribute_val, void*) {
   int finalized = 0;
   PMPI_Finalized(&finalized);
   if (!finalized && state->own) complete_idup(*state->own);
+  if (!finalized) settle_late_planning(*state);
   delete state;  // frees the private communicators no other state holds
   return MPI_SUCCESS;
 }

@@ -476,7 +476,7 @@ int post_node_lists(MPI_Comm comm, const std::vector<int>& peers, const std::vec
 }
 
 int receive_node_lists(MPI_Comm comm, int rank, const std::vector<int>& peers, const std::vector<int>* comm_rank,
-                       int tag, algos::PlanInput& input, NodeListSends& sent, int posted) {
+                       int tag, algos::PlanInput& input, NodeListSends& sent, int posted, bool keep_sends) {
   int rc = posted;
   // Each peer's message, whatever its length: matched by a probe, then received.
   std::vector<std::vector<int>> lists(peers.size());
@@ -493,8 +493,11 @@ int receive_node_lists(MPI_Comm comm, int rank, const std::vector<int>& peers, c
     const int indegree = count > 0 ? lists[i][0] : -1;
     peer_failed = peer_failed || indegree < 0 || indegree > count - 1;
   }
-  const int wait = PMPI_Waitall(static_cast<int>(sent.requests.size()), sent.requests.data(), MPI_STATUSES_IGNORE);
-  sent.requests.clear();
+  int wait = MPI_SUCCESS;
+  if (!keep_sends) {
+    wait = PMPI_Waitall(static_cast<int>(sent.requests.size()), sent.requests.data(), MPI_STATUSES_IGNORE);
+    sent.requests.clear();
+  }
   if (rc != MPI_SUCCESS || wait != MPI_SUCCESS) return rc != MPI_SUCCESS ? rc : wait;
   if (peer_failed) return MPI_ERR_OTHER;  // the agreement fails every rank
   // By rank: the peers are ascending, this rank goes where it belongs.
@@ -519,6 +522,17 @@ int receive_node_lists(MPI_Comm comm, int rank, const std::vector<int>& peers, c
     input.node_in.emplace_back(peers[i], std::move(list));
   }
   return MPI_SUCCESS;
+}
+
+bool node_lists_arrived(MPI_Comm comm, const std::vector<int>& peers, const std::vector<int>* comm_rank, int tag,
+                        std::size_t& seen) {
+  for (; seen < peers.size(); ++seen) {
+    int here = 0;
+    if (PMPI_Iprobe(comm_rank_of(comm_rank, peers[seen]), tag, comm, &here, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+      return true;
+    if (here == 0) return false;
+  }
+  return true;
 }
 
 namespace {

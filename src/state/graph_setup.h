@@ -67,7 +67,8 @@ int exchange_node_lists(MPI_Comm comm, int rank, const std::vector<int>& peers, 
 // two calls (late_plans.h): post_node_lists sends this rank's message to
 // every peer (`out` keeps it and the requests); receive_node_lists receives
 // the peers' (unless `posted`, what posting returned, is an error), completes
-// the sends and fills the node lists.
+// the sends unless `keep_sends` (then the caller completes them, later: a
+// long message waits for its peer to receive it) and fills the node lists.
 struct NodeListSends {
   std::vector<int> message;
   std::vector<MPI_Request> requests;
@@ -79,7 +80,14 @@ int comm_rank_of(const std::vector<int>* comm_rank, int r);
 int post_node_lists(MPI_Comm comm, const std::vector<int>& peers, const std::vector<int>* comm_rank, int tag,
                     const algos::PlanInput& input, bool failed, NodeListSends& out);
 int receive_node_lists(MPI_Comm comm, int rank, const std::vector<int>& peers, const std::vector<int>* comm_rank,
-                       int tag, algos::PlanInput& input, NodeListSends& sent, int posted);
+                       int tag, algos::PlanInput& input, NodeListSends& sent, int posted, bool keep_sends = false);
+// Whether the messages of every peer from peers[*seen] on have arrived, by
+// a look (MPI_Iprobe), without waiting: `seen` counts the peers found so
+// far (their messages stay for receive_node_lists, each the first under
+// `tag` from its sender). True also where a probe fails: the receive then
+// reports it.
+bool node_lists_arrived(MPI_Comm comm, const std::vector<int>& peers, const std::vector<int>* comm_rank, int tag,
+                        std::size_t& seen);
 
 // Every planner's plans from the complete input (node lists included) into
 // `info`, or a recent graph's made from an equal input (`reused`), with this

@@ -1,6 +1,9 @@
 #include "state/late_plans.h"
 
+#include <sched.h>
+
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <new>
 #include <string>
@@ -42,12 +45,26 @@ std::shared_ptr<GraphInfo> facts_of(const GraphInfo& linear) {
 
 }  // namespace
 
-// One handle's planning, spread over its blocking calls so that no call
-// waits for peers some calls behind it (late_plans.h): the call
-// kListsBefore calls before the one it plans at posts this rank's node
-// lists to its node peers; the next receives theirs, builds the plans and
-// starts the agreement's allreduce; the call it plans at completes that
-// and installs the planned graph. The node lists travel on the handle's
+namespace {
+
+// Plannings alive in the process, so that the MPI's progress loop pays one
+// load while there are none (look_at_late_planning).
+std::atomic<int> g_live{0};
+
+}  // namespace
+
+// One handle's planning, spread over its calls so that no call but the one
+// it plans at waits for peers (late_plans.h): the call kListsBefore calls
+// before the one it plans at posts this rank's node lists to its node
+// peers; from kPlansBefore calls before it on, each call looks whether
+// theirs have arrived and, once they have, receives them, builds the plans
+// and starts the agreement's allreduce (or looks at its next round); the
+// call it plans at completes that and installs the planned graph. That
+// call waits, and while it does it looks at the process's other plannings
+// too: a peer waiting in its own planning call on another handle, where
+// this rank has not come that far, may need this rank's rounds there
+// (ranks may start nonblocking calls on different communicators in
+// different orders). The node lists travel on the handle's
 // channel under its ack tag, which host processes never send on (IPC acks
 // are the device transport's; a graph that plans late is host-only): the
 // application's own messages on the graph cannot meet them, nor can this
@@ -56,6 +73,9 @@ std::shared_ptr<GraphInfo> facts_of(const GraphInfo& linear) {
 // MPI keeps in order per sender): started by every rank at the same call,
 // advanced at each call after it and completed at the call it plans at.
 struct LatePlanning {
+  // Held by whoever steps it: the handle's call, or a look from another
+  // handle's planning call or the MPI's progress loop (try_lock).
+  std::mutex lock;
   std::shared_ptr<const GraphInfo> linear;  // the graph being planned
   MPI_Comm channel = MPI_COMM_NULL;
   int tag = 0;
@@ -66,6 +86,8 @@ struct LatePlanning {
   bool failed = false;
   int posted = MPI_ERR_COMM;  // what posting the node lists returned
   NodeListSends sends;
+  std::size_t lists_seen = 0;  // peers whose lists have arrived (node_lists_arrived)
+  bool plans_due = false;      // reached the call kPlansBefore before the one it plans at
   bool received = false;
   std::vector<std::int64_t> terms;  // the agreement, reduced in place
   int started = MPI_ERR_OTHER;      // what starting the reduction returned
@@ -75,23 +97,33 @@ struct LatePlanning {
 
   // Whatever is still in flight, completed: the handle is freed or the MPI
   // finalizes before the call it plans at. Every rank of the graph made the
-  // same calls on it, so every peer sent its lists and started the
-  // reduction too.
-  void settle() {
-    if (!received) receive();
-    reduce.wait();
+  // same calls on it, so every peer sent its lists, and where those calls
+  // reached kPlansBefore before it, every peer starts the reduction too
+  // (this rank here, if its looks had not yet found every peer's lists).
+  void settle();
+  // Whether the agreement is read: its reduction completed or never started.
+  [[nodiscard]] bool agreed() const { return received && (started != MPI_SUCCESS || reduce.finished()); }
+  // This rank's node lists, sent: after they were received, since a peer
+  // looks for them only from a later call on (receive()).
+  void complete_sends() {
+    PMPI_Waitall(static_cast<int>(sends.requests.size()), sends.requests.data(), MPI_STATUSES_IGNORE);
+    sends.requests.clear();
   }
   int receive() {
     received = true;
-    return receive_node_lists(channel, linear->rank, peers, comm_rank, tag, input, sends, posted);
+    // This rank's own lists are completed at the call it plans at (or at
+    // settle()): a long one waits there for its peer to receive it, which
+    // a peer that looks later does at a later call.
+    return receive_node_lists(channel, linear->rank, peers, comm_rank, tag, input, sends, posted, true);
   }
-  LatePlanning() = default;
+  LatePlanning() { g_live.fetch_add(1); }
   LatePlanning(const LatePlanning&) = delete;
   LatePlanning& operator=(const LatePlanning&) = delete;
   ~LatePlanning() {
     int finalized = 1;
     PMPI_Finalized(&finalized);
     if (!finalized) settle();
+    g_live.fetch_sub(1);
   }
 };
 
@@ -152,8 +184,8 @@ std::shared_ptr<LatePlanning> start_planning(CommState& state) {
   return late;
 }
 
-// The call kPlansBefore before it (or the first): the peers' node lists,
-// the plans, the agreement's reduction started.
+// Once every peer's node lists have arrived (at a call from kPlansBefore
+// before it on): the lists, the plans, the agreement's reduction started.
 void plan_and_agree(LatePlanning& late) {
   Stopwatch clock;
   if (!late.received) late.failed = late.receive() != MPI_SUCCESS || late.failed;
@@ -173,12 +205,66 @@ void plan_and_agree(LatePlanning& late) {
   late.agreement = clock.lap();
 }
 
+// One look without waiting, under late.lock, from the call kPlansBefore
+// before the one it plans at on: the peers' lists if all have arrived (then
+// the plans and the reduction's start), else the reduction's next round.
+void look(LatePlanning& late) {
+  if (!late.plans_due) return;  // every rank starts the reduction, or none (settle)
+  if (!late.received) {
+    if (late.posted != MPI_SUCCESS ||
+        node_lists_arrived(late.channel, late.peers, late.comm_rank, late.tag, late.lists_seen))
+      plan_and_agree(late);
+    return;
+  }
+  if (late.started == MPI_SUCCESS) late.reduce.poll();
+}
+
+// A look at every planning of the process but `busy` (whose lock the
+// caller holds) that no other thread is stepping.
+void look_at_others(const LatePlanning* busy) {
+  std::vector<std::shared_ptr<LatePlanning>> live;
+  {
+    const std::lock_guard<std::mutex> hold(g_planning_lock);
+    for (const std::weak_ptr<LatePlanning>& p : g_plannings)
+      if (std::shared_ptr<LatePlanning> late = p.lock(); late && late.get() != busy) live.push_back(std::move(late));
+  }
+  for (const std::shared_ptr<LatePlanning>& late : live) {
+    const std::unique_lock<std::mutex> hold(late->lock, std::try_to_lock);
+    if (hold.owns_lock() && !late->agreed()) look(*late);
+  }
+}
+
+// This thread steps a planning: the MPI's progress loop looks at none
+// then (look_at_late_planning).
+thread_local int t_stepping = 0;
+struct Stepping {
+  Stepping() { ++t_stepping; }
+  ~Stepping() { --t_stepping; }
+  Stepping(const Stepping&) = delete;
+  Stepping& operator=(const Stepping&) = delete;
+};
+
+// The call it plans at: looks until the agreement is read, at the
+// process's other plannings too.
+void wait_agreed(LatePlanning& late) {
+  while (true) {
+    look(late);
+    if (late.agreed()) {
+      late.complete_sends();  // every peer received them: its reduction started after
+      return;
+    }
+    look_at_others(&late);
+    sched_yield();
+  }
+}
+
 // The call it plans at: the agreement, read; the planned graph, or null
 // on every rank where any rank failed (`why` says what failed).
 std::shared_ptr<GraphInfo> agreed_graph(LatePlanning& late, const OwnedComm& own, std::string& why) {
   Stopwatch clock;
+  wait_agreed(late);
   int rc = late.started;
-  if (rc == MPI_SUCCESS) rc = late.reduce.wait();
+  if (rc == MPI_SUCCESS) rc = late.reduce.wait();  // completed: its result
   const Agreement agreed = read_agreement(late.terms, rc);
   late.agreement.wall += clock.lap().wall;
   if (!agreed.all_ok) {
@@ -233,21 +319,51 @@ void install(CommState& state, LatePlanning& late) {
 
 }  // namespace
 
+void LatePlanning::settle() {
+  if (!received) {
+    if (plans_due)
+      plan_and_agree(*this);
+    else
+      receive();
+  }
+  complete_sends();
+  reduce.wait();
+}
+
 void plan_if_due(CommState& state) {
   const std::uint64_t n = ++state.planning_calls;
   const std::uint64_t due = state.info->plan_at_call;
   if (due == 0 || n > due || n + kListsBefore < due) return;
+  const Stepping stepping;
   if (n == first_call(due, kListsBefore)) state.late = start_planning(state);
   if (!state.late) return;
-  if (n == first_call(due, kPlansBefore)) plan_and_agree(*state.late);
-  if (n == due) {
-    const std::shared_ptr<LatePlanning> late = std::move(state.late);
-    install(state, *late);
+  const std::shared_ptr<LatePlanning> late = n == due ? std::move(state.late) : state.late;
+  const std::lock_guard<std::mutex> hold(late->lock);
+  if (n >= first_call(due, kPlansBefore)) {
+    late->plans_due = true;
+    look(*late);
   }
+  if (n == due) install(state, *late);
 }
 
 void advance_late_planning(CommState& state) {
-  if (state.late) state.late->reduce.poll();
+  if (!state.late) return;
+  const Stepping stepping;
+  const std::lock_guard<std::mutex> hold(state.late->lock);
+  look(*state.late);
+}
+
+void settle_late_planning(CommState& state) {
+  if (!state.late) return;
+  const Stepping stepping;
+  const std::lock_guard<std::mutex> hold(state.late->lock);
+  state.late->settle();
+}
+
+void look_at_late_planning() {
+  if (g_live.load(std::memory_order_relaxed) == 0 || t_stepping != 0) return;
+  const Stepping stepping;
+  look_at_others(nullptr);
 }
 
 void finish_late_planning() {
@@ -258,7 +374,11 @@ void finish_late_planning() {
       if (std::shared_ptr<LatePlanning> late = p.lock()) live.push_back(std::move(late));
     g_plannings.clear();
   }
-  for (const std::shared_ptr<LatePlanning>& late : live) late->settle();
+  const Stepping stepping;
+  for (const std::shared_ptr<LatePlanning>& late : live) {
+    const std::lock_guard<std::mutex> hold(late->lock);
+    late->settle();
+  }
 }
 
 }  // namespace nbrcoll

@@ -261,7 +261,8 @@ const std::vector<EnvVarInfo>& env_vars() {
       {"NBRCOLL_PROGRESS", "calls|mpi|thread|thread-always[:US]", "calls",
        "what advances nonblocking and persistent calls between start and completion: the application's MPI calls "
        "that nbrcoll intercepts; mpi: every MPI call of the application that waits or tests (Open MPI's progress "
-       "loop); or also a thread of nbrcoll's (MPI_THREAD_MULTIPLE asked of the MPI; the application still sees its "
+       "loop; auto's nonblocking allgathers then forward blocks from 64 KiB); or also a thread of nbrcoll's "
+       "(MPI_THREAD_MULTIPLE asked of the MPI; the application still sees its "
        "own level), asleep while no call is in flight, polling every US microseconds (20) while one is; thread: "
        "only where the host's ranks have a core each, thread-always: even where they share cores"},
       {"NBRCOLL_ROCM_SMI_LIB", "a library path|none", "librocm_smi64.so[.N]",

@@ -17,9 +17,14 @@
 // against its closed form (neighbor_case.h). Without progress inside the
 // MPI's calls (NBRCOLL_PROGRESS=calls) the aggregated plan hangs here.
 //
-//   blocked_forwarder KIND,... VARIANT,...    (kinds: allgather, alltoall, alltoallv)
+// With ints per block of 16384 (64 KiB) or more, auto's nonblocking
+// allgathers forward under NBRCOLL_PROGRESS=mpi (call/decide.cpp).
+//
+//   blocked_forwarder KIND,... VARIANT,... [INTS]   (kinds: allgather, alltoall, alltoallv;
+//                                                    INTS per block, 64)
 #include <mpi.h>
 
+#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -66,8 +71,10 @@ int blocked_wait(const std::string& variant, int partner) {
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   begin();
-  if (argc < 3 || g_size < 2 || g_size % 2 != 0) {
-    if (g_rank == 0) std::fprintf(stderr, "usage: blocked_forwarder KIND,... VARIANT,... (an even number of ranks)\n");
+  const int ints = argc > 3 ? std::atoi(argv[3]) : 64;
+  if (argc < 3 || g_size < 2 || g_size % 2 != 0 || ints <= 0) {
+    if (g_rank == 0)
+      std::fprintf(stderr, "usage: blocked_forwarder KIND,... VARIANT,... [INTS] (an even number of ranks)\n");
     MPI_Finalize();
     return 2;
   }
@@ -90,7 +97,7 @@ int main(int argc, char** argv) {
       c.kind = kind_named(kind);
       c.graph = &g;
       c.types = &pairs[1];  // int
-      c.count = 64;
+      c.count = ints;
       for (int round = 0; round < kRounds; ++round) {
         Run run(c);
         run.refill(++salt);

@@ -564,8 +564,40 @@ TEST(CostModel, CheapestIsTheFirstRowOfLeastTime) {
       for (const Variant v : t.variants)
         if (t.at(v, bytes) < t.at(best, bytes)) best = v;
       EXPECT_EQ(t.cheapest(bytes), best) << "round " << round << ", " << bytes << " B";
+      // Without one row: the first of least time among the others, or the
+      // only row.
+      const Variant skipped = t.variants[static_cast<std::size_t>(probe) % t.variants.size()];
+      Variant best_other = t.variants.front();
+      bool found = false;
+      for (const Variant v : t.variants)
+        if (v != skipped && (!found || t.at(v, bytes) < t.at(best_other, bytes))) {
+          best_other = v;
+          found = true;
+        }
+      EXPECT_EQ(t.cheapest_except(skipped, bytes), best_other) << "round " << round << ", " << bytes << " B";
     }
   }
+}
+
+// A nonblocking call progressed only inside MPI calls: linear below the
+// block where linear travels by rendezvous too; from there the model's
+// cheapest other than aggregated.
+TEST(CostModel, NonblockingCallsForwardOnlyBlocksThatNeedBothEndsInTheMpi) {
+  CostTable t;
+  t.variants = {Variant::kLinear, Variant::kLeader, Variant::kAggregated};
+  t.time_ns = {std::vector<std::uint64_t>(kModelSizeCount, 1000), std::vector<std::uint64_t>(kModelSizeCount, 500),
+               std::vector<std::uint64_t>(kModelSizeCount, 100)};
+  EXPECT_EQ(t.cheapest(kForwardedNonblockingBlock), Variant::kAggregated);
+  EXPECT_EQ(nonblocking_variant(t, kForwardedNonblockingBlock - 1), Variant::kLinear);
+  EXPECT_EQ(nonblocking_variant(t, 1024), Variant::kLinear);
+  EXPECT_EQ(nonblocking_variant(t, kForwardedNonblockingBlock), Variant::kLeader);
+  EXPECT_EQ(nonblocking_variant(t, 4u << 20), Variant::kLeader);
+  t.time_ns[1] = std::vector<std::uint64_t>(kModelSizeCount, 2000);  // leader dearer: linear
+  EXPECT_EQ(nonblocking_variant(t, 4u << 20), Variant::kLinear);
+  t.drop(Variant::kLeader);
+  t.drop(Variant::kLinear);  // aggregated alone: still never bundles
+  EXPECT_EQ(nonblocking_variant(t, 4u << 20), Variant::kLinear);
+  EXPECT_EQ(nonblocking_variant(CostTable{}, 4u << 20), Variant::kLinear);  // no table
 }
 
 TEST(CostModel, AggregatedIsOfferedOnlyWhereItWinsClearly) {
