@@ -70,8 +70,9 @@ std::atomic<int> g_live{0};
 // application's own messages on the graph cannot meet them, nor can this
 // handle's calls in flight. The agreement's MAX reduction travels there
 // too, under the same tag (state/channel_max.h: after the node lists, which
-// MPI keeps in order per sender): started by every rank at the same call,
-// advanced at each call after it and completed at the call it plans at.
+// MPI keeps in order per sender): started by each rank at the first call
+// that finds its peers' lists, advanced at each look after it and completed
+// at the call it plans at.
 struct LatePlanning {
   // Held by whoever steps it: the handle's call, or a look from another
   // handle's planning call or the MPI's progress loop (try_lock).
@@ -219,16 +220,21 @@ void look(LatePlanning& late) {
   if (late.started == MPI_SUCCESS) late.reduce.poll();
 }
 
+// Every planning of the process still alive but `skip`; `forget`: the
+// list emptied as well (MPI_Finalize).
+std::vector<std::shared_ptr<LatePlanning>> live_plannings(const LatePlanning* skip, bool forget = false) {
+  std::vector<std::shared_ptr<LatePlanning>> live;
+  const std::lock_guard<std::mutex> hold(g_planning_lock);
+  for (const std::weak_ptr<LatePlanning>& p : g_plannings)
+    if (std::shared_ptr<LatePlanning> late = p.lock(); late && late.get() != skip) live.push_back(std::move(late));
+  if (forget) g_plannings.clear();
+  return live;
+}
+
 // A look at every planning of the process but `busy` (whose lock the
 // caller holds) that no other thread is stepping.
 void look_at_others(const LatePlanning* busy) {
-  std::vector<std::shared_ptr<LatePlanning>> live;
-  {
-    const std::lock_guard<std::mutex> hold(g_planning_lock);
-    for (const std::weak_ptr<LatePlanning>& p : g_plannings)
-      if (std::shared_ptr<LatePlanning> late = p.lock(); late && late.get() != busy) live.push_back(std::move(late));
-  }
-  for (const std::shared_ptr<LatePlanning>& late : live) {
+  for (const std::shared_ptr<LatePlanning>& late : live_plannings(busy)) {
     const std::unique_lock<std::mutex> hold(late->lock, std::try_to_lock);
     if (hold.owns_lock() && !late->agreed()) look(*late);
   }
@@ -367,15 +373,8 @@ void look_at_late_planning() {
 }
 
 void finish_late_planning() {
-  std::vector<std::shared_ptr<LatePlanning>> live;
-  {
-    const std::lock_guard<std::mutex> hold(g_planning_lock);
-    for (const std::weak_ptr<LatePlanning>& p : g_plannings)
-      if (std::shared_ptr<LatePlanning> late = p.lock()) live.push_back(std::move(late));
-    g_plannings.clear();
-  }
   const Stepping stepping;
-  for (const std::shared_ptr<LatePlanning>& late : live) {
+  for (const std::shared_ptr<LatePlanning>& late : live_plannings(nullptr, true)) {
     const std::lock_guard<std::mutex> hold(late->lock);
     late->settle();
   }
