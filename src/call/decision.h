@@ -49,9 +49,9 @@ struct Decision {
   const char* why = "";  // why these variants
   // Every rank runs the call on the host fast path by a rule they all share
   // (the setting, the mode, the graph's node count or its linear-only
-  // set-up, a tuner that gives linear to every size; never a block size): its messages may travel in the handle's
-  // window for such calls (progress.h: launch()), and they carry the user's
-  // own datatypes, nothing packed (transport/typed_blocks.h): every peer
+  // set-up, a tuner that gives linear to every size; never a block size):
+  // its messages carry the user's own datatypes, nothing packed
+  // (transport/typed_blocks.h): every peer
   // receives them by the same rule, so no block meets a receiver that takes
   // it as bytes.
   bool linear_everywhere = false;

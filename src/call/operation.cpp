@@ -13,7 +13,7 @@ namespace {
 // tag block) travel: the handle's channel, addressed by world rank on the
 // shared communicator.
 Channel channel_of(const GraphInfo& info, const OwnedComm& own, int tag_offset) {
-  return Channel{own.comm, own.shared ? &info.process_of : nullptr, own.tag_base + tag_offset};
+  return Channel{own.comm, own.shared ? &info.process_of : nullptr, own.tag_base + tag_offset, own.tag_base};
 }
 
 }  // namespace
@@ -71,7 +71,7 @@ void Operation::start(int tag_offset, bool same_window) {
       kept = {&s.kept_recvs, &s.kept_sends, s.layout_generation, s.args.recvbuf, s.args.sendbuf};
     run_.emplace<LinearRun>(schedule_, s.choice, s.layout.blocks(), s.layout.typed(), s.requests, channel_, kept);
   } else if (decision_.transport == TransportKind::kHost) {
-    run_.emplace<EngineRun<HostTransport>>(schedule_, s, schedule_.mixed.plan, channel_, s.requests);
+    run_.emplace<EngineRun<HostTransport>>(schedule_, s, schedule_.mixed, channel_, s.requests);
   } else {
     if (const nbrcoll_device_backend* backend = device_backend()) device_.emplace(*backend);
     run_.emplace<EngineRun<DeviceTransport>>(schedule_, s, schedule_, channel_, s.routing,

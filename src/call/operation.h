@@ -69,8 +69,6 @@ class Operation {
   // path: every message posted at start, the MPI completes them): no
   // forwards, no bundles, no copies between waits.
   [[nodiscard]] bool posted_at_start() const { return std::holds_alternative<LinearRun>(run_); }
-  // Whether the call may take its handle's window for linear calls (launch()).
-  [[nodiscard]] bool linear_everywhere() const { return decision_.linear_everywhere; }
   [[nodiscard]] bool tuned() const { return decision_.tuned; }
   // MPI_SUCCESS or the call's first error (valid once done).
   [[nodiscard]] int error() const { return error_; }

@@ -89,13 +89,11 @@ void advance_locked() {
   }
 }
 
-// Whether `op` travels in window 0, kept for the calls every rank runs linear (launch()).
-// Not a tuned call (typed as it may be): whether the tuner gives linear to
-// every size can change at each of its agreements, and a set of messages
-// kept while it does would stand unused after; tuned calls rotate and keep
-// none, as calls that may forward do.
+// Whether `op` travels in window 0 as a whole: a call this rank runs linear
+// (launch()). Its peers send and receive its blocks in window 0 too, since
+// every linear fragment travels there (transport/channel.h).
 bool in_linear_window(const Operation& op) {
-  return op.info().tag_windows > 1 && op.linear_everywhere() && !op.tuned();
+  return op.info().tag_windows > 1 && op.decision().path == Path::kLinear;
 }
 
 // `op`, a call now in flight, is the one a later call in its window waits for.
@@ -129,13 +127,15 @@ void launch(Operation& op, CallSequence& sequence) {
   const AdvancingHere in;
   const GraphInfo& info = op.info();
   if (in_linear_window(op)) {
-    // Window 0 holds the calls that every rank runs linear: all their
-    // messages are posted when they start, in call order on every rank, so
-    // any number of them in flight match call by call without waiting for
-    // each other, and a repeated call's kept messages (standing_messages.h)
-    // keep their tags.
+    // Window 0 holds every linear fragment: they are all posted when their
+    // call starts, in call order on every rank, so any number of calls in
+    // flight match call by call without waiting for each other, and a
+    // repeated call's kept messages (standing_messages.h) keep their tags.
+    // Not kept for a tuned call: whether the tuner gives linear to a size
+    // can change at each of its agreements, and messages kept while it
+    // does would stand unused after.
     ++sequence.calls;
-    op.start(0, true);
+    op.start(0, !op.tuned());
     return;
   }
   // The other calls take windows 1 to tag_windows - 1 in turn (0 if it is the only one).

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "algos/plan.h"
+#include "algos/mixed_plan.h"
 #include "engine/token.h"
 #include "transport/byte_message.h"
 #include "transport/channel.h"
@@ -24,8 +24,8 @@ class HostTransport {
   static constexpr int kErrTruncate = MPI_ERR_TRUNCATE;
   static constexpr bool kEveryArrival = false;
 
-  HostTransport(const algos::Plan& plan, const Channel& channel, MpiRequests& requests)
-      : plan_(plan), channel_(channel), requests_(requests) {}
+  HostTransport(const algos::MixedPlan& mixed, const Channel& channel, MpiRequests& requests)
+      : mixed_(mixed), channel_(channel), requests_(requests) {}
 
   template <class Engine>
   void prepare(Engine& /*engine*/, std::size_t messages) {
@@ -33,23 +33,21 @@ class HostTransport {
     requests_.reserve(messages);
   }
   int post_recv(std::size_t r, char* data, std::uint64_t bytes) {
-    const algos::Recv& recv = plan_.recvs[r];
-    return post_bytes_recv({engine::Op::kRecv, static_cast<int>(r)}, recv.peer, recv.tag, data, bytes);
+    const algos::Recv& recv = mixed_.plan.recvs[r];
+    return irecv({engine::Op::kRecv, static_cast<int>(r)}, recv.peer,
+                 channel_.fragment_tag(recv.tag, mixed_.recv_variant[r]), data, bytes);
   }
   // A lost fragment (nothing whole to pass on) goes as an empty message.
   int post_send(std::size_t s, const char* data, std::uint64_t bytes, bool lost) {
-    const algos::Send& send = plan_.sends[s];
-    return post_bytes_send({engine::Op::kSend, static_cast<int>(s)}, send.peer, send.tag, data, lost ? 0 : bytes);
+    const algos::Send& send = mixed_.plan.sends[s];
+    return isend({engine::Op::kSend, static_cast<int>(s)}, send.peer,
+                 channel_.fragment_tag(send.tag, mixed_.send_variant[s]), data, lost ? 0 : bytes);
   }
   int post_bytes_recv(engine::Token token, int peer, int tag, char* data, std::uint64_t bytes) {
-    const ByteMessage m(bytes);
-    return PMPI_Irecv(data, m.count(), m.type(), channel_.rank(peer), tag + channel_.tag_offset, channel_.comm,
-                      requests_.add(token, MessagePeer::from(peer)));
+    return irecv(token, peer, tag + channel_.tag_offset, data, bytes);
   }
   int post_bytes_send(engine::Token token, int peer, int tag, const char* data, std::uint64_t bytes) {
-    const ByteMessage m(bytes);
-    return PMPI_Isend(data, m.count(), m.type(), channel_.rank(peer), tag + channel_.tag_offset, channel_.comm,
-                      requests_.add(token, MessagePeer::to(peer)));
+    return isend(token, peer, tag + channel_.tag_offset, data, bytes);
   }
 
   // Nothing forwarded: one Waitall (Testall unless `block`), then every
@@ -106,7 +104,19 @@ class HostTransport {
     }
   }
 
-  const algos::Plan& plan_;
+  // `tag`: the message's tag on the channel's communicator.
+  int irecv(engine::Token token, int peer, int tag, char* data, std::uint64_t bytes) {
+    const ByteMessage m(bytes);
+    return PMPI_Irecv(data, m.count(), m.type(), channel_.rank(peer), tag, channel_.comm,
+                      requests_.add(token, MessagePeer::from(peer)));
+  }
+  int isend(engine::Token token, int peer, int tag, const char* data, std::uint64_t bytes) {
+    const ByteMessage m(bytes);
+    return PMPI_Isend(data, m.count(), m.type(), channel_.rank(peer), tag, channel_.comm,
+                      requests_.add(token, MessagePeer::to(peer)));
+  }
+
+  const algos::MixedPlan& mixed_;
   Channel channel_;
   MpiRequests& requests_;
 };
