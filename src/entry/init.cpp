@@ -22,17 +22,21 @@
 namespace {
 
 // This process's forwarding progress (state/agreed_settings.h): the
-// thread, or for NBRCOLL_PROGRESS=mpi the MPI's progress loop, hooked
-// now, before any call can be in flight.
+// thread, else the MPI's progress loop (NBRCOLL_PROGRESS=mpi, the default,
+// or a thread that found no core), hooked now, before any call can be in
+// flight; else calls.
 nbrcoll::ForwardingProgress forwarding_progress_here() {
   using nbrcoll::ForwardingProgress;
   if (nbrcoll::progress_thread_on()) return ForwardingProgress::kThread;
-  if (nbrcoll::config().progress != nbrcoll::ProgressMode::kMpi || nbrcoll::config().disable)
-    return ForwardingProgress::kCalls;
+  const nbrcoll::Config& c = nbrcoll::config();
+  // `thread` without a thread (no core for it) still has the MPI's loop.
+  if (c.progress == nbrcoll::ProgressMode::kCalls || c.disable) return ForwardingProgress::kCalls;
   if (nbrcoll::hook_mpi_progress()) return ForwardingProgress::kMpiLoop;
-  nbrcoll::log(nbrcoll::LogLevel::kWarn,
-               "NBRCOLL_PROGRESS=mpi: this MPI offers no progress hook (Open MPI's opal_progress_register); calls "
-               "progress in the application's MPI calls that nbrcoll intercepts");
+  // The default, where the MPI has no hook (MPICH): calls, without a word.
+  if (c.progress_set && c.progress == nbrcoll::ProgressMode::kMpi)
+    nbrcoll::log(nbrcoll::LogLevel::kWarn,
+                 "NBRCOLL_PROGRESS=mpi: this MPI offers no progress hook (Open MPI's opal_progress_register); calls "
+                 "progress in the application's MPI calls that nbrcoll intercepts");
   return ForwardingProgress::kCalls;
 }
 

@@ -214,9 +214,10 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
                    : head == "mpi"           ? ProgressMode::kMpi
                                              : ProgressMode::kCalls;
       c.progress_interval_us = us;
+      c.progress_set = true;
     } else {
       bad(warnings, "NBRCOLL_PROGRESS", *v,
-          "expected calls, mpi, thread, thread-always, or either thread with :MICROSECONDS; using calls");
+          "expected calls, mpi, thread, thread-always, or either thread with :MICROSECONDS; using mpi");
     }
   }
   return c;
@@ -258,10 +259,11 @@ const std::vector<EnvVarInfo>& env_vars() {
        "at MPI_Finalize, one summary of the run gathered to world rank 0 (calls per kind and plan, hand-offs and "
        "why, bytes per link class against one message per edge, time, graph set-ups, peak RSS): 1 to stderr, "
        "or into the file"},
-      {"NBRCOLL_PROGRESS", "calls|mpi|thread|thread-always[:US]", "calls",
-       "what advances nonblocking and persistent calls between start and completion: the application's MPI calls "
-       "that nbrcoll intercepts; mpi: every MPI call of the application that waits or tests (Open MPI's progress "
-       "loop; auto's nonblocking allgathers then forward blocks from 64 KiB); or also a thread of nbrcoll's "
+      {"NBRCOLL_PROGRESS", "calls|mpi|thread|thread-always[:US]", "mpi",
+       "what advances nonblocking and persistent calls between start and completion: calls: the application's MPI "
+       "calls that nbrcoll intercepts; mpi: also every MPI call of the application that waits or tests (Open MPI's "
+       "progress loop; auto's nonblocking allgathers then forward blocks from 64 KiB; calls where the MPI has no "
+       "such hook); or also a thread of nbrcoll's "
        "(MPI_THREAD_MULTIPLE asked of the MPI; the application still sees its "
        "own level), asleep while no call is in flight, polling every US microseconds (20) while one is; thread: "
        "only where the host's ranks have a core each, thread-always: even where they share cores"},

@@ -28,9 +28,11 @@ enum class LogLevel { kNone, kWarn, kInfo, kTrace };
 enum class ReportTo : std::uint8_t { kOff, kStderr, kFile };
 // NBRCOLL_PROGRESS: what advances nonblocking and persistent calls between
 // their start and their completion (call/progress_thread.h): the
-// application's MPI calls only, or also a thread of nbrcoll's where each
-// rank of the host has a core (kThread), or even where they share cores
-// (kThreadAlways).
+// application's MPI calls that nbrcoll intercepts (kCalls), every MPI call
+// of the application that waits or tests, through the MPI's progress loop
+// (kMpi, the default; kCalls where the MPI has no hook), or also a thread
+// of nbrcoll's where each rank of the host has a core (kThread), or even
+// where they share cores (kThreadAlways).
 enum class ProgressMode : std::uint8_t { kCalls, kThread, kThreadAlways, kMpi };
 
 struct Config {
@@ -64,7 +66,8 @@ struct Config {
   // (report_path); 0 or unset: off.
   ReportTo report = ReportTo::kOff;
   std::string report_path;
-  ProgressMode progress = ProgressMode::kCalls;
+  ProgressMode progress = ProgressMode::kMpi;
+  bool progress_set = false;      // NBRCOLL_PROGRESS given: a mode this MPI lacks is said at warn
   int progress_interval_us = 20;  // NBRCOLL_PROGRESS=thread:US: the thread's pause between polls
 };
 

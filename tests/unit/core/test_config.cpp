@@ -73,7 +73,8 @@ TEST(Config, ReportGoesToStderrOrAFile) {
 TEST(Config, ProgressByCallsTheMpiOrAThread) {
   std::vector<std::string> warnings;
   const Config plain = parse({}, warnings);
-  EXPECT_EQ(plain.progress, ProgressMode::kCalls);
+  EXPECT_EQ(plain.progress, ProgressMode::kMpi);  // calls where the MPI has no hook (entry/init.cpp)
+  EXPECT_FALSE(plain.progress_set);
   EXPECT_EQ(plain.progress_interval_us, 20);
   EXPECT_EQ(parse({{"NBRCOLL_PROGRESS", "Thread"}}, warnings).progress, ProgressMode::kThread);
   const Config every = parse({{"NBRCOLL_PROGRESS", "thread:150"}}, warnings);
@@ -84,12 +85,15 @@ TEST(Config, ProgressByCallsTheMpiOrAThread) {
   const Config always = parse({{"NBRCOLL_PROGRESS", "thread-always:5"}}, warnings);
   EXPECT_EQ(always.progress, ProgressMode::kThreadAlways);
   EXPECT_EQ(always.progress_interval_us, 5);
-  EXPECT_EQ(parse({{"NBRCOLL_PROGRESS", "MPI"}}, warnings).progress, ProgressMode::kMpi);
+  const Config mpi = parse({{"NBRCOLL_PROGRESS", "MPI"}}, warnings);
+  EXPECT_EQ(mpi.progress, ProgressMode::kMpi);
+  EXPECT_TRUE(mpi.progress_set);
   EXPECT_TRUE(warnings.empty());
   for (const char* bad : {"threads", "thread:", "thread:-1", "thread:5x", "calls:20", "thread:2000000", "mpi:20"}) {
     std::vector<std::string> w;
     const Config c = parse({{"NBRCOLL_PROGRESS", bad}}, w);
-    EXPECT_EQ(c.progress, ProgressMode::kCalls) << bad;
+    EXPECT_EQ(c.progress, ProgressMode::kMpi) << bad;
+    EXPECT_FALSE(c.progress_set) << bad;
     EXPECT_EQ(c.progress_interval_us, 20) << bad;
     EXPECT_EQ(w.size(), 1U) << bad;
   }
