@@ -41,10 +41,12 @@ unset NBRCOLL_RANKS_PER_NODE NBRCOLL_ALGO
 # MAIN_JOB_NODES, MAIN_JOB_RANKS_PER_NODE, MAIN_JOB_RATE: another cluster
 # shape (2, 8, 1gbit; e.g. 4, 4 or a 10gbit network: a node-internal to
 # network bandwidth ratio like a real cluster's, which the calibration
-# measures and prints).
+# measures and prints). MAIN_JOB_BURST: the links' token bucket
+# (bench/cluster/run.sh --burst, its default unless set).
 nodes=${MAIN_JOB_NODES:-2} per_node=${MAIN_JOB_RANKS_PER_NODE:-8}
 common=(--warmup 1 --iters 3 --create-reps 3)
 cluster=(--nodes "$nodes" --ranks-per-node "$per_node" --rate "${MAIN_JOB_RATE:-1gbit}")
+[[ -n "${MAIN_JOB_BURST:-}" ]] && cluster+=(--burst "$MAIN_JOB_BURST")
 
 # auto's cost model: this cluster's own costs (bench/model/README.md).
 if [[ -z "${NBRCOLL_MACHINE:-}" ]]; then
