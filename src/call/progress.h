@@ -47,7 +47,9 @@ namespace detail {
 // the marks below count, so that a call pays no thread-local access where
 // nothing reads them.
 inline std::atomic<bool> g_mpi_loop_advances{false};
-inline thread_local int t_advancing = 0;
+// initial-exec: a load from the thread pointer, not a __tls_get_addr call
+// per access (the marks run twice in every call under the default progress).
+inline thread_local int t_advancing __attribute__((tls_model("initial-exec"))) = 0;
 }  // namespace detail
 
 // While alive, this thread advances nbrcoll's calls itself (the engine
