@@ -136,15 +136,10 @@ nbrcoll::algos::Variant auto_variant(MPI_Comm graph_comm, const nbrcoll::CostVie
   if (c.threshold_set) return !alltoall && block_bytes >= c.threshold ? Variant::kLeader : Variant::kLinear;
   if (!nonblocking)
     return nbrcoll::tuned_variant(graph_comm, alltoall, block_bytes).value_or(costs.offered->cheapest(block_bytes));
-  switch (nbrcoll::forwarding_progress_everywhere()) {
-    case ForwardingProgress::kThread:
-      return costs.offered->cheapest(block_bytes);
-    case ForwardingProgress::kMpiLoop:
-      return alltoall ? Variant::kLinear : nbrcoll::algos::nonblocking_variant(*costs.offered, block_bytes);
-    case ForwardingProgress::kCalls:
-      break;
-  }
-  return Variant::kLinear;
+  if (!nbrcoll::nonblocking_forwards_on(graph_comm, alltoall)) return Variant::kLinear;
+  return nbrcoll::forwarding_progress_everywhere() == ForwardingProgress::kThread
+             ? costs.offered->cheapest(block_bytes)
+             : nbrcoll::algos::nonblocking_variant(*costs.offered, block_bytes);
 }
 
 }  // namespace

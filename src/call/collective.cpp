@@ -107,7 +107,7 @@ int nonblocking_body(const UserCall& c, MPI_Request* request) {
   CommState* state = find_state(c.comm);
   // Where these calls may forward, they count towards a late-planning
   // graph's plans (late_plans.h).
-  if (state != nullptr && nonblocking_may_forward(c, *state->info)) plan_if_due(*state);
+  if (state != nullptr && nonblocking_may_forward(c.alltoall(), *state->info)) plan_if_due(*state);
   std::unique_ptr<CallScratch> s = nonblocking_scratch(state, c);
   const Decision d = decide(c, Mode::kNonblocking, state, *s);
   if (!d.taken()) {
@@ -151,7 +151,7 @@ int neighbor_collective_init(const UserCall& c, MPI_Info mpi_info, MPI_Request* 
     return pmpi_persistent(c, mpi_info, request);
   }
   CommState* state = find_state(c.comm);
-  if (state != nullptr && nonblocking_may_forward(c, *state->info)) plan_if_due(*state);
+  if (state != nullptr && nonblocking_may_forward(c.alltoall(), *state->info)) plan_if_due(*state);
   auto call = std::make_shared<PersistentCall>();
   call->decision = decide(c, Mode::kPersistent, state, call->scratch);
   if (!call->decision.taken()) {

@@ -108,16 +108,16 @@ bool repeat_holds(const Decision& kept, const UserCall& c, CommState& state, alg
 // handed off: docs/DESIGN.md section 5 says why.
 bool mpi_takes_linear(const UserCall& c, Mode mode, const GraphInfo& info) {
   return info.mpi_runs_linear && mode != Mode::kPersistent &&
-         ((mode == Mode::kNonblocking && !nonblocking_may_forward(c, info)) || info.nodes == 1 || info.linear_only) &&
+         ((mode == Mode::kNonblocking && !nonblocking_may_forward(c.alltoall(), info)) || info.nodes == 1 ||
+          info.linear_only) &&
          !device_process();
 }
 
 }  // namespace
 
-bool nonblocking_may_forward(const UserCall& c, const GraphInfo& info) {
+bool nonblocking_may_forward(bool alltoall, const GraphInfo& info) {
   const ForwardingProgress p = forwarding_progress_everywhere();
-  return p == ForwardingProgress::kThread ||
-         (p == ForwardingProgress::kMpiLoop && !c.alltoall() && !info.mpi_runs_linear);
+  return p == ForwardingProgress::kThread || (p == ForwardingProgress::kMpiLoop && !alltoall && !info.mpi_runs_linear);
 }
 
 const char* handoff_text(Handoff why) {
@@ -238,7 +238,7 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
     s.choice.bundles = true;
     all(Variant::kAggregated);
     d.why = "NBRCOLL_ALGO";
-  } else if (mode != Mode::kBlocking && !nonblocking_may_forward(c, info)) {
+  } else if (mode != Mode::kBlocking && !nonblocking_may_forward(c.alltoall(), info)) {
     // A leader or an owner forwards only inside an MPI call nbrcoll sees; a
     // rank blocked elsewhere in the MPI would stall its peers. Where every
     // process forwards from the MPI's progress loop or a thread, the

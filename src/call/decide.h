@@ -26,15 +26,15 @@ namespace nbrcoll {
 // routing. At NBRCOLL_DEBUG=trace prints the decision, one line.
 Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s);
 
-// Whether auto may give the nonblocking or persistent call `c` on the graph
-// `info` a plan that forwards: every process's forwarding progress
+// Whether auto may give a nonblocking or persistent call (an alltoall or an
+// allgather) on the graph `info` a plan that forwards: every process's forwarding progress
 // (state/agreed_settings.h) lets a rank blocked in another MPI call
 // forward; a progress thread everywhere for every kind, the MPI's progress
 // loop for allgathers (where only large blocks forward, never in bundles:
 // algos::nonblocking_variant; alltoalls have no leader plan) off the
 // Cartesian grids whose linear calls go to the MPI (GraphInfo::
 // mpi_runs_linear). The same on every rank.
-bool nonblocking_may_forward(const UserCall& c, const GraphInfo& info);
+bool nonblocking_may_forward(bool alltoall, const GraphInfo& info);
 
 // Why a call on a communicator nbrcoll holds no state for goes to the MPI
 // (what decide() says for it): NBRCOLL_DISABLE, or not set up.

@@ -1,5 +1,6 @@
 #include "support/introspect.h"
 
+#include "call/decide.h"
 #include "call/tuning.h"
 #include "state/comm_state.h"
 #include "state/cost_tables.h"
@@ -53,6 +54,11 @@ bool set_up_without_agreement(MPI_Comm graph_comm) {
 bool tuning_busy(MPI_Comm graph_comm) {
   const CommState* state = find_state(graph_comm);
   return state != nullptr && nbrcoll::tuning_busy(*state);
+}
+
+bool nonblocking_forwards_on(MPI_Comm graph_comm, bool alltoall) {
+  const CommState* state = find_state(graph_comm);
+  return state != nullptr && nonblocking_may_forward(alltoall, *state->info);
 }
 
 std::optional<algos::Variant> tuned_variant(MPI_Comm graph_comm, bool alltoall, std::uint64_t bytes) {

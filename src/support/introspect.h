@@ -45,6 +45,10 @@ bool set_up_without_agreement(MPI_Comm graph_comm);
 // themselves (call/tuning.h: tuning_busy), this rank's view; false where
 // nbrcoll holds no state for it.
 bool tuning_busy(MPI_Comm graph_comm);
+// Whether auto may give nonblocking and persistent calls (alltoalls or
+// allgathers) on `graph_comm` a plan that forwards (call/decide.h:
+// nonblocking_may_forward); false where nbrcoll holds no state for it.
+bool nonblocking_forwards_on(MPI_Comm graph_comm, bool alltoall);
 // The variant auto's measured choice settled on for blocks of `bytes` on
 // `graph_comm` (the allgathers' or the alltoalls'), if it settled on one.
 std::optional<algos::Variant> tuned_variant(MPI_Comm graph_comm, bool alltoall, std::uint64_t bytes);
