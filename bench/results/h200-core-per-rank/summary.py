@@ -25,22 +25,30 @@ def overlap_rows(path):
     return rows
 
 
+MODE_ORDER = ("calls", "mpi", "thread")
+
+
+def ordered(modes):
+    return [m for m in MODE_ORDER if m in modes] + sorted(m for m in modes if m not in MODE_ORDER)
+
+
 def overlap(data):
     runs = {}
     for path in glob.glob(os.path.join(data, "overlap-*.txt")):
         m = re.search(r"overlap-np(\d+)-rpn(\d+)-(\w+)-(\d+)\.txt$", path)
         runs.setdefault((int(m.group(1)), int(m.group(2))), {}).setdefault(m.group(3), []).append(overlap_rows(path))
     for (np, rpn), modes in sorted(runs.items(), reverse=True):
-        print(f"\n{np} ranks as 2 x {rpn}, busy work, medians of {len(modes['calls'])} runs a mode:"
-              " pure us, overlap %, overall vs native (calls / thread)\n")
+        names = ordered(modes)
+        print(f"\n{np} ranks as 2 x {rpn}, busy work, medians of {len(modes[names[0]])} runs a mode:"
+              f" pure us, overlap %, overall vs native ({' / '.join(names)})\n")
         print("| block | algo | pure us | overlap | overall vs native |")
         print("|---|---|---:|---:|---:|")
-        keys = list(modes["calls"][0].keys())
+        keys = list(modes[names[0]][0].keys())
         for key in keys:
             cells = []
             for i, fmt in ((0, "{:.0f}"), (1, "{:.0f}%"), (2, "{:.2f}x")):
                 cells.append(" / ".join(fmt.format(statistics.median(r[key][i] for r in modes[m]))
-                                        for m in ("calls", "thread")))
+                                        for m in names))
             print(f"| {key[0]} | {key[1]} | " + " | ".join(cells) + " |")
 
 
@@ -50,13 +58,15 @@ def petsc(data):
         for r in csv.DictReader(open(path)):
             by.setdefault(r["mode"], {})[int(r["run"])] = r
         runs = sorted(by["native"])
+        names = ordered(m for m in by if m != "native")
         print(f"\n{os.path.basename(path)}: {len(runs)} runs a mode, {by['native'][runs[0]]['scatters']} scatters a run\n")
-        print("| phase | native | nbrcoll calls | nbrcoll thread | paired calls | paired thread |")
-        print("|---|---:|---:|---:|---:|---:|")
+        print("| phase | native | " + " | ".join(f"nbrcoll {m}" for m in names) + " | "
+              + " | ".join(f"paired {m}" for m in names) + " |")
+        print("|---|---:|" + "---:|" * (2 * len(names)))
         for ph in ("scatter_us", "matmult_us", "vecnorm_us", "solve_ms"):
-            med = [statistics.median(float(by[m][r][ph]) for r in runs) for m in ("native", "calls", "thread")]
+            med = [statistics.median(float(by[m][r][ph]) for r in runs) for m in ["native"] + names]
             paired = []
-            for m in ("calls", "thread"):
+            for m in names:
                 q = [float(by["native"][r][ph]) / float(by[m][r][ph]) for r in runs]
                 paired.append(f"{statistics.median(q):.2f} ({min(q):.2f}-{max(q):.2f})")
             print(f"| {ph} | " + " | ".join(f"{x:.1f}" for x in med) + " | " + " | ".join(paired) + " |")
@@ -66,6 +76,10 @@ def main():
     data = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
     overlap(data)
     petsc(data)
+    for sub in sorted(glob.glob(os.path.join(data, "run*/"))):
+        print(f"\n## {os.path.basename(os.path.normpath(sub))}")
+        overlap(sub)
+        petsc(sub)
 
 
 if __name__ == "__main__":
