@@ -9,7 +9,16 @@ namespace nbrcoll::algos {
 namespace {
 
 constexpr int kTopOctave = 40;  // sizes from 2^40 share the last bucket
-constexpr std::size_t kStride = 2 + 2 * kVariantCount;
+// A bucket's terms in an agreement's payload: whether it was met unsettled
+// (kSeen), met at all (kMet), met settled on aggregated in a call that ran
+// other variants too (kMixed), then per variant whether short of timings
+// and its median (kTimes + 2 v and + 1).
+constexpr std::size_t kSeen = 0;
+constexpr std::size_t kMet = 1;
+constexpr std::size_t kMixed = 2;
+constexpr std::size_t kTimes = 3;
+constexpr std::size_t kStride = kTimes + (2 * std::size_t{kVariantCount});
+static_assert(kStride * kTuneBuckets == Tuner::payload_size());
 constexpr std::int16_t kComputed = 0x100;
 
 // The least size of the upper half of octave e: ceil(2^e * sqrt 2).
@@ -69,6 +78,7 @@ Tuner::Tuner(const CostTable& model, const CostTable& offered, double factor)
   // where the model offers aggregated at all (as without tuning).
   needs_bundles_ =
       std::find(offered.variants.begin(), offered.variants.end(), Variant::kAggregated) != offered.variants.end();
+  untried_bundles_ = needs_bundles_;
   settled_.fill(static_cast<std::int8_t>(kUnsettled));
   model_linear_.fill(-1);
   for (auto& row : last_times_) row.fill(-1);
@@ -81,17 +91,44 @@ unsigned Tuner::candidates(int k) const {
 }
 
 void Tuner::begin_call() {
+  // The call before: where its blocks ran more than one variant, its
+  // settled aggregated sizes were mixed (see settle()).
+  if (call_settled_aggregated_ && std::popcount(call_variants_) >= 2) {
+    for (std::size_t k = 0; k < kTuneBuckets; ++k) mixed_[k] = mixed_[k] || (call_aggregated_[k] && !reopened_[k]);
+  }
+  if (call_settled_aggregated_) call_aggregated_.fill(false);
+  call_settled_aggregated_ = false;
+  call_variants_ = 0;
   current_ = calls_++;
   trial_pairs_.clear();
 }
 
 Variant Tuner::choose(std::uint64_t bytes) {
   const int k = tune_bucket(bytes);
+  const Variant v = choose_in(k, bytes);
+  // Mixing is noted outside trials only: a trial of one variant mixes by
+  // design where sizes it is not for take another.
+  if (phase_ != Phase::kTrying) {
+    call_variants_ |= bit(v);
+    if (v == Variant::kAggregated && settled_[static_cast<std::size_t>(k)] == static_cast<int>(v)) {
+      call_aggregated_[static_cast<std::size_t>(k)] = true;
+      call_settled_aggregated_ = true;
+    }
+  }
+  return v;
+}
+
+Variant Tuner::choose_in(int k, std::uint64_t bytes) {
   const auto uk = static_cast<std::size_t>(k);
   met_[uk] = true;
-  if (settled_[uk] == kUnsettled && phase_ != Phase::kClosed) {
+  const int s = settled_[uk];
+  // An unsettled bucket is noted and tried; one settled before is tried
+  // again while trying, beside the sizes being tried: a call runs all its
+  // blocks' variants together, so a size settled among other calls' sizes
+  // would mix its variant into these trials (and into the calls after them).
+  if ((s == kUnsettled && phase_ != Phase::kClosed) || (s >= 0 && phase_ == Phase::kTrying)) {
     if (const unsigned c = candidates(k); std::popcount(c) >= 2) {
-      seen_[uk] = true;
+      if (s == kUnsettled) seen_[uk] = true;
       const Variant turn_v = turn();
       if (phase_ == Phase::kTrying && (c & bit(turn_v)) != 0) {
         const std::pair<int, Variant> pair{k, turn_v};
@@ -156,13 +193,23 @@ bool Tuner::model_linear(int k) const {
 }
 
 bool Tuner::bundles() const {
-  if (needs_bundles_) return true;
-  return phase_ == Phase::kTrying && turn() == Variant::kAggregated && model_aggregated_;
+  // While trying, only aggregated's turn needs them for the sizes on trial
+  // (settled ones included): another turn runs bundles only for sizes the
+  // model gives aggregated without trials, so that its trial times carry no
+  // bundles that its variant would not run.
+  if (phase_ == Phase::kTrying) {
+    return turn() == Variant::kAggregated ? model_aggregated_ || needs_bundles_ : untried_bundles_;
+  }
+  return needs_bundles_;
 }
 
 bool Tuner::takes_aggregated(int k) const {
   const int s = settled_[static_cast<std::size_t>(k)];
   if (s >= 0) return s == static_cast<int>(Variant::kAggregated);
+  return model_takes_aggregated(k);
+}
+
+bool Tuner::model_takes_aggregated(int k) const {
   return offered_.cheapest(bucket_low(k)) == Variant::kAggregated ||
          offered_.cheapest(bucket_high(k)) == Variant::kAggregated;
 }
@@ -182,12 +229,22 @@ bool Tuner::unsettled_seen() const {
   return std::any_of(seen_.begin(), seen_.end(), [](bool s) { return s; });
 }
 
+bool Tuner::mixed_seen() const {
+  if (call_settled_aggregated_ && std::popcount(call_variants_) >= 2) {  // the last call, not yet noted
+    for (std::size_t k = 0; k < kTuneBuckets; ++k) {
+      if (call_aggregated_[k] && !reopened_[k]) return true;
+    }
+  }
+  return std::any_of(mixed_.begin(), mixed_.end(), [](bool m) { return m; });
+}
+
 std::vector<std::int64_t> Tuner::payload() const {
   std::vector<std::int64_t> out(payload_size(), 0);
   for (std::size_t k = 0; k < kTuneBuckets; ++k) {
     std::int64_t* t = &out[k * kStride];
-    t[0] = seen_[k] ? 1 : 0;
-    t[1] = met_[k] ? 1 : 0;
+    t[kSeen] = seen_[k] ? 1 : 0;
+    t[kMet] = met_[k] ? 1 : 0;
+    t[kMixed] = mixed_[k] ? 1 : 0;
     const std::array<Pair, kVariantCount>& pairs = pairs_[k];
     const bool met = std::any_of(pairs.begin(), pairs.end(), [](const Pair& p) { return p.warmed; });
     if (!met) continue;
@@ -196,9 +253,9 @@ std::vector<std::int64_t> Tuner::payload() const {
       if ((c & (1U << v)) == 0) continue;
       const Pair& p = pairs[v];
       if (p.count < kSamples) {
-        t[2 + 2 * v] = 1;  // short of timings
+        t[kTimes + 2 * v] = 1;  // short of timings
       } else {
-        t[3 + 2 * v] = static_cast<std::int64_t>(median(p.ns));
+        t[kTimes + 2 * v + 1] = static_cast<std::int64_t>(median(p.ns));
       }
     }
   }
@@ -208,7 +265,8 @@ std::vector<std::int64_t> Tuner::payload() const {
 // Bucket k from the terms' maxima over ranks: settled where no rank that
 // met it is short of timings of a candidate, or (complete_only false)
 // wherever some candidate was timed; on the least slowest-rank median.
-void Tuner::settle_bucket(int k, const std::int64_t* terms, bool complete_only) {
+// Returns whether it settled.
+bool Tuner::settle_bucket(int k, const std::int64_t* terms, bool complete_only) {
   const auto uk = static_cast<std::size_t>(k);
   const unsigned c = candidates(k);
   bool complete = true;
@@ -216,18 +274,22 @@ void Tuner::settle_bucket(int k, const std::int64_t* terms, bool complete_only) 
   std::int64_t best_ns = 0;
   for (std::size_t v = 0; v < kVariantCount; ++v) {
     if ((c & (1U << v)) == 0) continue;
-    const std::int64_t ns = terms[3 + 2 * v];
-    if (terms[2 + 2 * v] != 0 || ns == 0) complete = false;
+    const std::int64_t ns = terms[kTimes + 2 * v + 1];
+    if (terms[kTimes + 2 * v] != 0 || ns == 0) complete = false;
     if (ns == 0) continue;
     if (best == kModel || ns < best_ns) {  // ties: the earlier variant
       best = static_cast<int>(v);
       best_ns = ns;
     }
   }
-  if (complete_only && !complete) return;
+  if (complete_only && !complete) return false;
   settled_[uk] = static_cast<std::int8_t>(best);
-  for (std::size_t v = 0; v < kVariantCount; ++v) last_times_[uk][v] = terms[3 + 2 * v] > 0 ? terms[3 + 2 * v] : -1;
+  for (std::size_t v = 0; v < kVariantCount; ++v) {
+    const std::int64_t ns = terms[kTimes + 2 * v + 1];
+    last_times_[uk][v] = ns > 0 ? ns : -1;
+  }
   pairs_[uk] = {};
+  return true;
 }
 
 std::vector<int> Tuner::settle(const std::vector<std::int64_t>& most) {
@@ -236,7 +298,26 @@ std::vector<int> Tuner::settle(const std::vector<std::int64_t>& most) {
   for (int k = 0; k < kTuneBuckets; ++k) {
     const auto uk = static_cast<std::size_t>(k);
     const std::int64_t* t = &most[uk * kStride];
-    if (settled_[uk] != kUnsettled || t[0] == 0) continue;
+    // Settled on aggregated, and run beside other variants in some rank's
+    // calls since: aggregated's rounds and the others' messages both set
+    // the pace of such a call. Tried again, once, beside those sizes, where
+    // the model gave them their variant without trials (a phase's trials
+    // run it as a whole call: choose()).
+    if (settled_[uk] == static_cast<int>(Variant::kAggregated) && t[kMixed] != 0 && !reopened_[uk]) {
+      reopened_[uk] = true;
+      settled_[uk] = static_cast<std::int8_t>(kUnsettled);
+      tries_[uk] = 0;
+      pairs_[uk] = {};
+      pending = true;
+      continue;
+    }
+    // Settled before and tried again beside this phase's sizes: settles
+    // again where every rank's timings are complete.
+    if (settled_[uk] >= 0) {
+      if (settle_bucket(k, t, true)) settled_now.push_back(k);
+      continue;
+    }
+    if (settled_[uk] != kUnsettled || t[kSeen] == 0) continue;
     // Met by some rank since the last agreement: settle it if the data are
     // complete, or after kMaxTries trying agreements on what there is.
     if (phase_ == Phase::kTrying) ++tries_[uk];
@@ -249,12 +330,17 @@ std::vector<int> Tuner::settle(const std::vector<std::int64_t>& most) {
   }
   // Bundles travel from now on where a size some rank used since the last
   // agreement takes aggregated.
+  // (untried_bundles_: of them, the sizes no trial is for.)
   needs_bundles_ = false;
+  untried_bundles_ = false;
   for (int k = 0; k < kTuneBuckets; ++k) {
-    if (most[static_cast<std::size_t>(k) * kStride + 1] != 0 && takes_aggregated(k)) needs_bundles_ = true;
+    if (most[static_cast<std::size_t>(k) * kStride + kMet] == 0) continue;
+    if (takes_aggregated(k)) needs_bundles_ = true;
+    if (std::popcount(candidates(k)) < 2 && model_takes_aggregated(k)) untried_bundles_ = true;
   }
   seen_.fill(false);
   met_.fill(false);
+  mixed_.fill(false);
   ++agreements_;
   if (pending) {
     phase_ = Phase::kTrying;
@@ -265,6 +351,13 @@ std::vector<int> Tuner::settle(const std::vector<std::int64_t>& most) {
     if (phase_ == Phase::kTrying || !settled_now.empty()) watches_ = 0;
     phase_ = Phase::kWatching;
     ++watches_;
+  }
+  // Timings of settled sizes that did not settle again are of this
+  // phase's calls only: the next phase tries them afresh.
+  if (phase_ != Phase::kTrying) {
+    for (std::size_t k = 0; k < kTuneBuckets; ++k) {
+      if (settled_[k] >= 0) pairs_[k] = {};
+    }
   }
   next_agreement_ = current_ + (phase_ == Phase::kTrying ? kTryCalls : kTryCalls << (watches_ - 1));
   if (watches_ > kMaxWatches || agreements_ >= static_cast<std::uint64_t>(kMaxAgreements)) phase_ = Phase::kClosed;

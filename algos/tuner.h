@@ -34,12 +34,22 @@
 //    halo loop); a bucket that no rank meeting it is short of timings for
 //    settles on the least; one still short after kMaxTries agreements
 //    settles on the least of what was reported (or on the model's choice
-//    where nothing was).
+//    where nothing was). A bucket settled before and met while trying takes
+//    the turn's variant too and is timed again: a call runs all its blocks'
+//    variants together, so a size settled among another phase's sizes
+//    would otherwise mix its variant into these trials (a "linear" run
+//    with aggregated blocks and bundles in it) and into the calls after
+//    them. It settles again where no rank is short of its timings.
 //  - watching: once an agreement finds nothing left to try, calls take the
 //    settled variant or the model's choice, and a rank notes uncertain
 //    buckets that have not settled (a program's next phase: another size).
 //    Agreements come after kTryCalls, then twice as many calls, and so on;
-//    one that finds a noted bucket goes back to trying.
+//    one that finds a noted bucket goes back to trying. So does one that
+//    finds a bucket settled on aggregated met in a call whose other blocks
+//    took other variants (sizes the model chose without trials): such a
+//    call pays aggregated's rounds and the others' messages both. The
+//    bucket is tried again beside them, once in the tuner's life, so that
+//    a program alternating such calls cannot keep it trying.
 //  - closed: after kMaxWatches watching agreements in a row, or
 //    kMaxAgreements in all, no more agreements; unsettled buckets keep the
 //    model's choice.
@@ -91,10 +101,11 @@ class Tuner {
   void begin_call();
   // What this rank contributes to the agreement: int64 terms whose maximum
   // over ranks is taken (MPI_MAX), payload_size() of them: per bucket,
-  // whether it met it unsettled, whether it met it at all, and per
-  // candidate whether it is short of timings and its median.
+  // whether it met it unsettled, whether it met it at all, whether it met
+  // it settled on aggregated in a call that ran other variants too, and
+  // per candidate whether it is short of timings and its median.
   [[nodiscard]] std::vector<std::int64_t> payload() const;
-  static constexpr std::size_t payload_size() { return kTuneBuckets * (2 + 2 * kVariantCount); }
+  static constexpr std::size_t payload_size() { return kTuneBuckets * (3 + 2 * kVariantCount); }
   // The maximum over ranks of every rank's payload(): settles what it can
   // and chooses the next phase. Returns the buckets it settled.
   std::vector<int> settle(const std::vector<std::int64_t>& most);
@@ -103,7 +114,9 @@ class Tuner {
   // Whether this call runs bundles (aggregated blocks may travel): where a
   // size some rank used between the last two agreements takes aggregated
   // (before the first: where the offered table has aggregated), or in a
-  // trying call whose turn is aggregated. The same on every rank. Bundles
+  // trying call whose turn is aggregated (on the other turns only where a
+  // size used takes aggregated by the model, untried, so that their trials
+  // carry no bundles their variant would not run). The same on every rank. Bundles
   // cost a call messages and a wait on the node pair's owners even where
   // no block of it takes aggregated, so a program that has moved on from
   // the sizes that did stops paying for them; a block whose size would
@@ -134,6 +147,10 @@ class Tuner {
   // Whether this rank's calls since the last agreement met an uncertain
   // bucket not settled (what the next agreement will be told).
   [[nodiscard]] bool unsettled_seen() const;
+  // Whether they met a bucket settled on aggregated in a call that ran
+  // other variants too, not yet tried again for that (the next agreement
+  // will try it again).
+  [[nodiscard]] bool mixed_seen() const;
   // What the agreement that settled bucket k found: per variant, the
   // slowest rank's median time (ns; -1: not reported), for the log.
   [[nodiscard]] std::array<std::int64_t, kVariantCount> last_times(int k) const;
@@ -145,12 +162,17 @@ class Tuner {
     bool warmed = false;     // the first call was seen (and skipped)
   };
   [[nodiscard]] unsigned candidates(int k) const;
+  // choose() without its notes of the call's mixing.
+  Variant choose_in(int k, std::uint64_t bytes);
   [[nodiscard]] bool takes_aggregated(int k) const;
   [[nodiscard]] Variant turn() const {
     const std::uint64_t run = current_ / kRunCalls;
     return kAllVariants[(run + run / kVariantCount) % kVariantCount];
   }
-  void settle_bucket(int k, const std::int64_t* terms, bool complete_only);
+  bool settle_bucket(int k, const std::int64_t* terms, bool complete_only);
+  // Whether the model's choice (without trials) at bucket k's least or
+  // greatest size is aggregated.
+  [[nodiscard]] bool model_takes_aggregated(int k) const;
   [[nodiscard]] bool every_bucket_linear() const;
   // Whether the model's choice without aggregated is linear at bucket k's
   // least and greatest sizes (cached).
@@ -168,11 +190,22 @@ class Tuner {
   int watches_ = 0;  // watching agreements in a row
   bool model_aggregated_ = false;
   bool needs_bundles_ = false;
+  bool untried_bundles_ = false;                                 // of needs_bundles_'s sizes, one no trial is for
   mutable std::array<std::int16_t, kTuneBuckets> candidates_{};  // bit 8: computed
   std::array<std::int8_t, kTuneBuckets> settled_{};
   std::array<std::uint8_t, kTuneBuckets> tries_{};  // agreements that found bucket k met but not settled
   std::array<bool, kTuneBuckets> seen_{};           // uncertain and unsettled, met since the last agreement
   std::array<bool, kTuneBuckets> met_{};            // met since the last agreement
+  // Settled on aggregated and met, since the last agreement, in a call
+  // (not a trial) whose blocks ran more than one variant; and whether a
+  // bucket was reopened for that before (once only).
+  std::array<bool, kTuneBuckets> mixed_{};
+  std::array<bool, kTuneBuckets> reopened_{};
+  // This call so far: the variants its blocks took, and its settled
+  // aggregated sizes (outside trials).
+  unsigned call_variants_ = 0;
+  bool call_settled_aggregated_ = false;
+  std::array<bool, kTuneBuckets> call_aggregated_{};
   std::array<std::array<Pair, kVariantCount>, kTuneBuckets> pairs_{};
   std::array<std::array<std::int64_t, kVariantCount>, kTuneBuckets> last_times_{};
   std::vector<std::pair<int, Variant>> trial_pairs_;  // this call's

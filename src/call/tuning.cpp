@@ -92,7 +92,7 @@ bool tuning_busy(const CommState& state) {
   for (const bool alltoall : {false, true}) {
     const algos::Tuner* t = existing_tuner(state, alltoall);
     if (t != nullptr && t->phase() != algos::Tuner::Phase::kClosed &&
-        (t->phase() == algos::Tuner::Phase::kTrying || t->unsettled_seen()))
+        (t->phase() == algos::Tuner::Phase::kTrying || t->unsettled_seen() || t->mixed_seen()))
       return true;
   }
   return false;

@@ -43,8 +43,10 @@ void agree_if_due(algos::Tuner& tuner, MPI_Comm graph_comm, const GraphInfo& inf
 std::uint64_t tuning_clock_ns();
 
 // Whether the handle's calls may still change plan by themselves: it plans
-// late and has not yet, or a tuner tries or has met a size it has not
-// settled. This rank's view (a benchmark asks every rank before it times).
+// late and has not yet, or a tuner tries, has met a size it has not
+// settled, or has met a settled aggregated size in a mixed call that it
+// will try again. This rank's view (a benchmark asks every rank before it
+// times).
 bool tuning_busy(const CommState& state);
 
 }  // namespace nbrcoll

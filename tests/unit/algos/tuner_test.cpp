@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -15,8 +16,8 @@ namespace nbrcoll::algos {
 namespace {
 
 // Predicted time (ns) per variant: linear a + b*bytes, leader and
-// aggregated as given multiples of linear.
-CostTable table(double leader_factor, double aggregated_factor) {
+// aggregated as given multiples of linear (aggregated's may vary by size).
+CostTable table(double leader_factor, const std::function<double(std::uint64_t)>& aggregated_factor) {
   CostTable t;
   t.variants = {Variant::kLinear, Variant::kLeader, Variant::kAggregated};
   t.time_ns.assign(3, {});
@@ -24,9 +25,13 @@ CostTable table(double leader_factor, double aggregated_factor) {
     const double linear = 10000.0 + static_cast<double>(b);
     t.time_ns[0].push_back(static_cast<std::uint64_t>(linear));
     t.time_ns[1].push_back(static_cast<std::uint64_t>(linear * leader_factor));
-    t.time_ns[2].push_back(static_cast<std::uint64_t>(linear * aggregated_factor));
+    t.time_ns[2].push_back(static_cast<std::uint64_t>(linear * aggregated_factor(b)));
   }
   return t;
+}
+
+CostTable table(double leader_factor, double aggregated_factor) {
+  return table(leader_factor, [aggregated_factor](std::uint64_t) { return aggregated_factor; });
 }
 
 // What a block of `bytes` really costs by variant (the truth the ranks measure).
@@ -44,6 +49,9 @@ struct World {
   // variants.
   std::function<double(Variant variant)> change_cost;
   std::vector<std::vector<Variant>> previous;
+  // What a call pays more where its blocks ran different variants (none by
+  // default): both variants' rounds, the slower one setting the pace.
+  double mixed_cost = 0;
   World(const CostTable& m, int r, double factor = kDefaultTuneFactor)
       : model(m), offered(m.offered()), previous(static_cast<std::size_t>(r)) {
     for (int i = 0; i < r; ++i) ranks.push_back(std::make_unique<Tuner>(model, offered, factor));
@@ -83,6 +91,7 @@ struct World {
         ns += truth(v, sizes[i]);
         if (change_cost && i < previous[r].size() && previous[r][i] != v) ns += change_cost(v);
       }
+      if (std::adjacent_find(mine.begin(), mine.end(), std::not_equal_to<>()) != mine.end()) ns += mixed_cost;
       previous[r] = mine;
       if (r == 0) first = mine;
       if (ranks[r]->trial()) ranks[r]->end_call(static_cast<std::uint64_t>(ns + 100.0 * static_cast<double>(r)));
@@ -200,6 +209,71 @@ TEST(Tuner, FollowsTheProgramToItsNextSizeAndThenStopsAgreeing) {
   const int closed_at = w.agreements;
   for (int c = 0; c < 1000; ++c) w.call(every_rank({1 << 20}), truth);
   EXPECT_EQ(w.agreements, closed_at);
+}
+
+TEST(Tuner, ASizeSettledInOnePhaseIsTriedAgainBesideTheNextPhasesSizes) {
+  // Phase A's sizes, 1K and 4K, run fastest aggregated. Phase B's calls
+  // carry 4K and 16K blocks: 16K alone would take linear, 4K alone
+  // aggregated, and a call that mixes variants pays for both. Timed as
+  // whole calls, phase B runs fastest all linear.
+  World w(table(1.3, 1.6), 3);
+  w.mixed_cost = 1000.0;
+  const Truth truth = [](Variant v, std::uint64_t b) {
+    if (v == Variant::kLeader) return 400.0;
+    if (b >= 16384) return v == Variant::kLinear ? 100.0 : 300.0;
+    if (b >= 4096) return v == Variant::kLinear ? 150.0 : 100.0;
+    return v == Variant::kLinear ? 300.0 : 100.0;
+  };
+  for (int c = 0; c < 60; ++c) w.call(every_rank({1024, 4096}), truth);
+  EXPECT_EQ(w.ranks[0]->settled(tune_bucket(4096)), static_cast<int>(Variant::kAggregated));
+  // Phase B's trials run each variant as a whole call: the 4K blocks take
+  // the turn's variant too, and linear's turn runs no bundles.
+  bool linear_trial_seen = false;
+  for (int c = 0; c < 200; ++c) {
+    const std::vector<Variant> v = w.call(every_rank({4096, 16384}), truth);
+    if (w.ranks[0]->phase() == Tuner::Phase::kTrying && w.ranks[0]->trial() && v[1] == Variant::kLinear) {
+      linear_trial_seen = true;
+      EXPECT_EQ(v[0], Variant::kLinear) << c;
+      EXPECT_FALSE(w.ranks[0]->bundles()) << c;
+    }
+  }
+  EXPECT_TRUE(linear_trial_seen);
+  for (auto& t : w.ranks) {
+    EXPECT_EQ(t->settled(tune_bucket(16384)), static_cast<int>(Variant::kLinear));
+    EXPECT_EQ(t->settled(tune_bucket(4096)), static_cast<int>(Variant::kLinear));
+  }
+  EXPECT_EQ(w.call(every_rank({4096, 16384}), truth), (std::vector<Variant>{Variant::kLinear, Variant::kLinear}));
+  EXPECT_FALSE(w.ranks[0]->bundles());
+  // Phase A's 1K, not met in phase B, keeps its setting.
+  EXPECT_EQ(w.ranks[0]->settled(tune_bucket(1024)), static_cast<int>(Variant::kAggregated));
+}
+
+TEST(Tuner, AnAggregatedSizeMixedWithUntriedSizesIsTriedAgainOnce) {
+  // The model is unsure at 1K (linear and aggregated close) and sure at 8K
+  // (linear). Phase A's 1K calls run fastest aggregated; phase B's calls
+  // carry 1K and 8K blocks, where a call that mixes variants pays for
+  // both: all linear is fastest there.
+  const CostTable m = table(5.0, [](std::uint64_t b) { return b <= 2048 ? 1.2 : 5.0; });
+  World w(m, 3);
+  ASSERT_EQ(std::popcount(tune_candidates(m, tune_bucket(1024), kDefaultTuneFactor)), 2);
+  ASSERT_EQ(tune_candidates(m, tune_bucket(8192), kDefaultTuneFactor), 1U);
+  w.mixed_cost = 1000.0;
+  const Truth truth = [](Variant v, std::uint64_t b) {
+    if (v == Variant::kLeader) return 400.0;
+    if (b >= 8192) return v == Variant::kLinear ? 100.0 : 300.0;
+    return v == Variant::kLinear ? 300.0 : 100.0;
+  };
+  for (int c = 0; c < 60; ++c) w.call(every_rank({1024}), truth);
+  EXPECT_EQ(w.ranks[0]->settled(tune_bucket(1024)), static_cast<int>(Variant::kAggregated));
+  for (int c = 0; c < 300; ++c) w.call(every_rank({1024, 8192}), truth);
+  for (auto& t : w.ranks) EXPECT_EQ(t->settled(tune_bucket(1024)), static_cast<int>(Variant::kLinear));
+  EXPECT_EQ(w.call(every_rank({1024, 8192}), truth), (std::vector<Variant>{Variant::kLinear, Variant::kLinear}));
+  EXPECT_FALSE(w.ranks[0]->bundles());
+  // Once only: a program alternating phase A's and phase B's calls does
+  // not keep it trying; the agreements still thin out and stop.
+  for (int c = 0; c < 20000; ++c)
+    w.call(every_rank(c % 2 == 0 ? std::vector<std::uint64_t>{1024} : std::vector<std::uint64_t>{1024, 8192}), truth);
+  EXPECT_EQ(w.ranks[0]->phase(), Tuner::Phase::kClosed);
 }
 
 TEST(Tuner, AProgramCyclingThreeCallsStillTriesEveryVariant) {
