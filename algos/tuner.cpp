@@ -90,11 +90,15 @@ unsigned Tuner::candidates(int k) const {
   return static_cast<unsigned>(c) & 0xFFU;
 }
 
+bool Tuner::call_mixed(std::size_t k) const {
+  return call_settled_aggregated_ && std::popcount(call_variants_) >= 2 && call_aggregated_[k] && !reopened_[k];
+}
+
 void Tuner::begin_call() {
   // The call before: where its blocks ran more than one variant, its
   // settled aggregated sizes were mixed (see settle()).
-  if (call_settled_aggregated_ && std::popcount(call_variants_) >= 2) {
-    for (std::size_t k = 0; k < kTuneBuckets; ++k) mixed_[k] = mixed_[k] || (call_aggregated_[k] && !reopened_[k]);
+  if (call_settled_aggregated_) {
+    for (std::size_t k = 0; k < kTuneBuckets; ++k) mixed_[k] = mixed_[k] || call_mixed(k);
   }
   if (call_settled_aggregated_) call_aggregated_.fill(false);
   call_settled_aggregated_ = false;
@@ -230,12 +234,10 @@ bool Tuner::unsettled_seen() const {
 }
 
 bool Tuner::mixed_seen() const {
-  if (call_settled_aggregated_ && std::popcount(call_variants_) >= 2) {  // the last call, not yet noted
-    for (std::size_t k = 0; k < kTuneBuckets; ++k) {
-      if (call_aggregated_[k] && !reopened_[k]) return true;
-    }
+  for (std::size_t k = 0; k < kTuneBuckets; ++k) {
+    if (mixed_[k] || call_mixed(k)) return true;  // call_mixed: the last call, not yet noted
   }
-  return std::any_of(mixed_.begin(), mixed_.end(), [](bool m) { return m; });
+  return false;
 }
 
 std::vector<std::int64_t> Tuner::payload() const {

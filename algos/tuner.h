@@ -164,6 +164,9 @@ class Tuner {
   [[nodiscard]] unsigned candidates(int k) const;
   // choose() without its notes of the call's mixing.
   Variant choose_in(int k, std::uint64_t bytes);
+  // Whether this call so far ran bucket k's settled aggregated blocks
+  // beside other variants, k not yet reopened.
+  [[nodiscard]] bool call_mixed(std::size_t k) const;
   [[nodiscard]] bool takes_aggregated(int k) const;
   [[nodiscard]] Variant turn() const {
     const std::uint64_t run = current_ / kRunCalls;

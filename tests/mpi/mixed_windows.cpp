@@ -16,7 +16,10 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
+
+#include "tests/mpi/mpi_check.h"
 
 namespace {
 
@@ -63,8 +66,8 @@ Buffers make(int rank, const std::vector<int>& in, int round, int call) {
   return b;
 }
 
-// Failures of one call's receive area (0: every block and guard as expected).
-int check(const Buffers& b, const std::vector<int>& in, int round, int call) {
+// Wrong bytes of one call's receive area (0: every block and guard as expected).
+int wrong_bytes(const Buffers& b, const std::vector<int>& in, int round, int call) {
   std::vector<char> is_block(b.recv.size(), 0);
   int bad = 0;
   for (std::size_t k = 0; k < in.size(); ++k) {
@@ -83,21 +86,22 @@ int check(const Buffers& b, const std::vector<int>& in, int round, int call) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  int rank = 0;
-  int size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size != kRanks) {
-    if (rank == 0) std::fprintf(stderr, "mixed_windows: needs %d ranks\n", kRanks);
+  nbt::begin();
+  if (nbt::g_size != kRanks) {
+    if (nbt::g_rank == 0) std::fprintf(stderr, "mixed_windows: needs %d ranks\n", kRanks);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
+  const int rank = nbt::g_rank;
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 20;
   const std::vector<int> in = in_list(rank);
   const std::vector<int>& out = kOut[rank];
   MPI_Comm g = MPI_COMM_NULL;
   MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, static_cast<int>(in.size()), in.data(), MPI_UNWEIGHTED,
                                  static_cast<int>(out.size()), out.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &g);
-  int failures = 0;
+  const auto checked = [&](const Buffers& b, int round, int call) {
+    nbt::check(wrong_bytes(b, in, round, call) == 0,
+               "round " + std::to_string(round) + " call " + std::to_string(call) + ": every block and guard");
+  };
   for (int round = 0; round < rounds; ++round) {
     // Nonblocking, several in flight, completed in reverse order.
     std::vector<Buffers> calls;
@@ -105,23 +109,20 @@ int main(int argc, char** argv) {
     for (int c = 0; c < kInFlight; ++c) calls.push_back(make(rank, in, round, c));
     for (int c = 0; c < kInFlight; ++c) {
       Buffers& b = calls[static_cast<std::size_t>(c)];
-      if (MPI_Ineighbor_allgatherv(b.send.data(), block_bytes(rank), MPI_BYTE, b.recv.data(), b.counts.data(),
-                                   b.displs.data(), MPI_BYTE, g, &requests[static_cast<std::size_t>(c)]) != MPI_SUCCESS)
-        ++failures;
+      nbt::check(
+          MPI_Ineighbor_allgatherv(b.send.data(), block_bytes(rank), MPI_BYTE, b.recv.data(), b.counts.data(),
+                                   b.displs.data(), MPI_BYTE, g, &requests[static_cast<std::size_t>(c)]) == MPI_SUCCESS,
+          "MPI_Ineighbor_allgatherv returns success");
     }
     for (int c = kInFlight - 1; c >= 0; --c) MPI_Wait(&requests[static_cast<std::size_t>(c)], MPI_STATUS_IGNORE);
-    for (int c = 0; c < kInFlight; ++c) failures += check(calls[static_cast<std::size_t>(c)], in, round, c);
+    for (int c = 0; c < kInFlight; ++c) checked(calls[static_cast<std::size_t>(c)], round, c);
     // Blocking, between the nonblocking rounds.
     Buffers b = make(rank, in, round, kInFlight);
-    if (MPI_Neighbor_allgatherv(b.send.data(), block_bytes(rank), MPI_BYTE, b.recv.data(), b.counts.data(),
-                                b.displs.data(), MPI_BYTE, g) != MPI_SUCCESS)
-      ++failures;
-    failures += check(b, in, round, kInFlight);
+    nbt::check(MPI_Neighbor_allgatherv(b.send.data(), block_bytes(rank), MPI_BYTE, b.recv.data(), b.counts.data(),
+                                       b.displs.data(), MPI_BYTE, g) == MPI_SUCCESS,
+               "MPI_Neighbor_allgatherv returns success");
+    checked(b, round, kInFlight);
   }
-  int total = 0;
-  MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0) std::printf("mixed_windows: %d rounds, %d wrong bytes or failed calls\n", rounds, total);
   MPI_Comm_free(&g);
-  MPI_Finalize();
-  return total == 0 ? 0 : 1;
+  return nbt::finish();
 }
