@@ -34,9 +34,16 @@ Operation::Operation(std::shared_ptr<const GraphInfo> info, const algos::Schedul
       scratch_(owned_.get()) {}
 
 Operation::~Operation() {
+  release_scratch();
+}
+
+void Operation::release_scratch() {
   run_.emplace<std::monostate>();  // the run refers to the scratch
   device_.reset();
-  if (pool_ && owned_) pool_->give(std::move(owned_));
+  if (pool_ && owned_) {
+    pool_->give(std::move(owned_));
+    scratch_ = nullptr;
+  }
 }
 
 void Operation::prepare() {

@@ -65,6 +65,11 @@ class Operation {
   // (every message completed, received blocks in the user's buffer).
   bool progress(bool block);
   [[nodiscard]] bool done() const { return done_.load(std::memory_order_acquire); }
+  // A done nonblocking call gives its scratch back to the pool now: the
+  // call stays referenced (its tag window remembers it) until a later call
+  // takes that window, up to 63 calls on, and its scratch must serve the
+  // next call meanwhile, warm. scratch() is not to be read after.
+  void release_scratch();
   // Whether the call needs nothing of nbrcoll's once started (the host fast
   // path: every message posted at start, the MPI completes them): no
   // forwards, no bundles, no copies between waits.

@@ -81,8 +81,10 @@ void complete(Tracked& t) {
 void advance_locked() {
   for (std::size_t i = 0; i < g_calls.size();) {
     if (g_calls[i].op->progress(false)) {
+      const std::shared_ptr<Operation> op = g_calls[i].op;
       complete(g_calls[i]);
-      g_calls.erase(g_calls.begin() + static_cast<std::ptrdiff_t>(i));
+      g_calls.erase(g_calls.begin() + static_cast<std::ptrdiff_t>(i));  // its owner may read the scratch
+      op->release_scratch();
     } else {
       ++i;
     }
@@ -243,6 +245,9 @@ void finish_sole_call(int count, const MPI_Request* requests) {
     }
   }
   complete(claimed);
+  const std::shared_ptr<Operation> op = std::move(claimed.op);
+  claimed = {};  // its owner may read the scratch
+  op->release_scratch();
 }
 
 bool in_flight(MPI_Request request) {

@@ -84,6 +84,7 @@ class ScratchPool {
         free_.erase(at);
         return s;
       }
+      ++made_;
     }
     return std::make_unique<CallScratch>();
   }
@@ -94,9 +95,16 @@ class ScratchPool {
     const std::lock_guard<std::mutex> lock(mutex_);
     if (free_.size() < kept_) free_.push_back(std::move(s));
   }
+  // How many scratches take() made: as many as calls were ever in flight at
+  // once on the handle, where done calls give theirs back at once.
+  [[nodiscard]] std::size_t made() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return made_;
+  }
 
  private:
   std::size_t kept_;  // a handle's: 64, as many as calls can be in flight on it
+  std::size_t made_ = 0;
   std::mutex mutex_;
   std::vector<std::unique_ptr<CallScratch>> free_;
 };

@@ -70,6 +70,11 @@ std::optional<algos::Variant> tuned_variant(MPI_Comm graph_comm, bool alltoall, 
   return static_cast<algos::Variant>(v);
 }
 
+std::size_t nonblocking_scratches(MPI_Comm graph_comm) {
+  const CommState* state = find_state(graph_comm);
+  return state != nullptr && state->pool ? state->pool->made() : 0;
+}
+
 int calls_before_late_plans() {
   return linear_calls_before_plans();
 }

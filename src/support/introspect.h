@@ -52,6 +52,9 @@ bool nonblocking_forwards_on(MPI_Comm graph_comm, bool alltoall);
 // The variant auto's measured choice settled on for blocks of `bytes` on
 // `graph_comm` (the allgathers' or the alltoalls'), if it settled on one.
 std::optional<algos::Variant> tuned_variant(MPI_Comm graph_comm, bool alltoall, std::uint64_t bytes);
+// How many scratches `graph_comm`'s nonblocking calls have made (call/scratch.h:
+// ScratchPool::made); 0 where nbrcoll holds no state for it.
+std::size_t nonblocking_scratches(MPI_Comm graph_comm);
 // The blocking calls a graph across nodes runs linear before it plans, as
 // every process agreed at MPI_Init (0: graphs plan at creation).
 int calls_before_late_plans();

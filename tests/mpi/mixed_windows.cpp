@@ -68,18 +68,8 @@ Buffers make(int rank, const std::vector<int>& in, int round, int call) {
 
 // Wrong bytes of one call's receive area (0: every block and guard as expected).
 int wrong_bytes(const Buffers& b, const std::vector<int>& in, int round, int call) {
-  std::vector<char> is_block(b.recv.size(), 0);
-  int bad = 0;
-  for (std::size_t k = 0; k < in.size(); ++k) {
-    for (int i = 0; i < b.counts[k]; ++i) {
-      const auto at = static_cast<std::size_t>(b.displs[k] + i);
-      is_block[at] = 1;
-      if (b.recv[at] != pattern(in[k], round, call, i)) ++bad;
-    }
-  }
-  for (std::size_t i = 0; i < b.recv.size(); ++i)
-    if (is_block[i] == 0 && b.recv[i] != kGuardByte) ++bad;
-  return bad;
+  return nbt::wrong_guarded_bytes(b.recv, b.counts, b.displs, kGuardByte,
+                                  [&](std::size_t k, int i) { return pattern(in[k], round, call, i); });
 }
 
 }  // namespace

@@ -51,8 +51,7 @@ inline bool mpich_40() {
 inline void expect_interposed(const std::vector<std::string>& symbols) {
   const char* want = std::getenv("EXPECT_NBRCOLL");
   if (g_rank != 0 || want == nullptr || std::strcmp(want, "1") != 0) return;
-  for (const std::string& s : symbols)
-    check(interposed(s.c_str()), s + " resolves to " + resolved_library(s.c_str()));
+  for (const std::string& s : symbols) check(interposed(s.c_str()), s + " resolves to " + resolved_library(s.c_str()));
 }
 
 // Calls `test(&flag)` until it sets the flag or fails (a failing test call
@@ -63,6 +62,26 @@ int until_flag(Test test) {
   int rc = MPI_SUCCESS;
   while (rc == MPI_SUCCESS && flag == 0) rc = test(&flag);
   return rc;
+}
+
+// Wrong bytes of a receive area of guarded blocks: block k (counts[k]
+// bytes at displs[k]) against expected(k, i), every byte outside the
+// blocks against `guard`.
+template <class Expected>
+int wrong_guarded_bytes(const std::vector<unsigned char>& recv, const std::vector<int>& counts,
+                        const std::vector<int>& displs, unsigned char guard, Expected expected) {
+  std::vector<char> is_block(recv.size(), 0);
+  int bad = 0;
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    for (int i = 0; i < counts[k]; ++i) {
+      const auto at = static_cast<std::size_t>(displs[k] + i);
+      is_block[at] = 1;
+      if (recv[at] != expected(k, i)) ++bad;
+    }
+  }
+  for (std::size_t i = 0; i < recv.size(); ++i)
+    if (is_block[i] == 0 && recv[i] != guard) ++bad;
+  return bad;
 }
 
 // After MPI_Init: rank and size; errors return (graph communicators inherit
