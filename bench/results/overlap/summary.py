@@ -23,7 +23,7 @@ for path in sorted(glob.glob(os.path.join(d, "progress_*_*.txt"))):
         size, algo, pure, _compute, _overall, overlap, paired = line.split()
         cells.setdefault((size, algo), {}).setdefault(mode, []).append(
             (float(pure), float(overlap.rstrip("%")), float(paired.rstrip("x"))))
-a, b = os.environ.get("MODES", "calls thread").split()
+a, b = (m.replace(":", "-") for m in os.environ.get("MODES", "calls thread").split())
 print(f"| block | plan | pure us, {a} / {b} | overlap, {a} / {b} | overall vs native, {a} / {b} |")
 print("|---|---|---:|---:|---:|")
 for (size, algo), modes in cells.items():
