@@ -1,7 +1,9 @@
 // nbrcoll's progress thread (NBRCOLL_PROGRESS=thread): one per process,
 // started by the first nonblocking or persistent call tracked, asleep on a
 // condition variable while no call is in flight, and while one is, advancing
-// the calls in flight (progress.h: progress_all) every interval, so that a
+// the calls in flight (progress.h: progress_all) every interval while the
+// application thread that started it runs, and without a pause (yielding the
+// core) while that thread sleeps or blocks outside MPI, so that a
 // forwarding plan's later steps (a leader's second hop, a bundle's
 // scatter) move while the application computes between start and
 // completion without entering MPI. It needs MPI_THREAD_MULTIPLE, which
