@@ -99,8 +99,8 @@ void Tuner::begin_call() {
   // settled aggregated sizes were mixed (see settle()).
   if (call_settled_aggregated_) {
     for (std::size_t k = 0; k < kTuneBuckets; ++k) mixed_[k] = mixed_[k] || call_mixed(k);
+    call_aggregated_.fill(false);
   }
-  if (call_settled_aggregated_) call_aggregated_.fill(false);
   call_settled_aggregated_ = false;
   call_variants_ = 0;
   current_ = calls_++;

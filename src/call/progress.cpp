@@ -62,8 +62,11 @@ int cancel_fn(void* /*extra*/, int /*complete*/) {
   return MPI_SUCCESS;
 }
 
-// Caller holds g_mutex, or has taken `t` out of the list (finish_sole_call).
-void complete(Tracked& t) {
+// Completes the application's request of `t`, taken out of the list (under
+// g_mutex, or alone: finish_sole_call), then lets `t` go (its owner, the
+// run report's tally, may read the scratch) and gives the call's scratch
+// back, warm for the next call.
+void complete(Tracked t) {
   if (t.trigger != MPI_REQUEST_NULL) {
     // Persistent: the carrier's status cannot carry an error, so it is reported here.
     if (t.op->error() != MPI_SUCCESS)
@@ -75,16 +78,18 @@ void complete(Tracked& t) {
     PMPI_Grequest_complete(t.request);
   }
   g_count.fetch_sub(1, std::memory_order_release);
+  const std::shared_ptr<Operation> op = std::move(t.op);
+  t = {};
+  op->release_scratch();
 }
 
 // Caller holds g_mutex.
 void advance_locked() {
   for (std::size_t i = 0; i < g_calls.size();) {
     if (g_calls[i].op->progress(false)) {
-      const std::shared_ptr<Operation> op = g_calls[i].op;
-      complete(g_calls[i]);
-      g_calls.erase(g_calls.begin() + static_cast<std::ptrdiff_t>(i));  // its owner may read the scratch
-      op->release_scratch();
+      Tracked done = std::move(g_calls[i]);
+      g_calls.erase(g_calls.begin() + static_cast<std::ptrdiff_t>(i));
+      complete(std::move(done));
     } else {
       ++i;
     }
@@ -244,10 +249,7 @@ void finish_sole_call(int count, const MPI_Request* requests) {
       if (g_count.load(std::memory_order_acquire) > 1) progress_all();
     }
   }
-  complete(claimed);
-  const std::shared_ptr<Operation> op = std::move(claimed.op);
-  claimed = {};  // its owner may read the scratch
-  op->release_scratch();
+  complete(std::move(claimed));
 }
 
 bool in_flight(MPI_Request request) {

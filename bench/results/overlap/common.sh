@@ -8,14 +8,16 @@ set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$here/../../.."
 O=${OUT:-$here}
+mkdir -p "$O"
 # overlap_2x2 KIND [NBRCOLL_* settings...]: one run's timing and overlap
-# tables, without the progress lines, on stdout.
+# tables, without the progress lines, on stdout. BUILD: the build folder
+# whose nbrcoll-bench runs (build); RPN: ranks on each of the 2 nodes (2).
 overlap_2x2() {
   local kind=$1
   shift
-  env "$@" NBRCOLL_TOPO=frontier timeout 1200 bench/cluster/run.sh --nodes 2 --ranks-per-node 2 --rate 1gbit -- \
-    "$PWD/build/bin/nbrcoll-bench" --pattern moore --dims 2 --radius 1 --nonblocking --sizes 4K,16K,64K \
-    --algos native,linear,leader,aggregated --compute native --compute-kind "$kind" --warmup 5 \
+  env "$@" NBRCOLL_TOPO=frontier timeout 1200 bench/cluster/run.sh --nodes 2 --ranks-per-node "${RPN:-2}" \
+    --rate 1gbit -- "${BUILD:-$PWD/build}/bin/nbrcoll-bench" --pattern moore --dims 2 --radius 1 --nonblocking \
+    --sizes 4K,16K,64K --algos native,linear,leader,aggregated --compute native --compute-kind "$kind" --warmup 5 \
     --iters "${ITERS:-31}" --create-reps 0 |
     grep -v 'done (' | sed -n '1,/^# Cost model/p' | grep -v '^# Cost model'
 }
