@@ -69,8 +69,8 @@ unsigned tune_candidates(const CostTable& model, int k, double factor) {
   return mask;
 }
 
-Tuner::Tuner(const CostTable& model, const CostTable& offered, double factor)
-    : model_(model), offered_(offered), without_aggregated_(offered), factor_(factor) {
+Tuner::Tuner(const CostTable& model, const CostTable& offered, double factor, Deferral deferral)
+    : model_(model), offered_(offered), without_aggregated_(offered), factor_(factor), deferral_(deferral) {
   without_aggregated_.drop(Variant::kAggregated);
   model_aggregated_ =
       std::find(model.variants.begin(), model.variants.end(), Variant::kAggregated) != model.variants.end();
@@ -219,7 +219,15 @@ bool Tuner::model_takes_aggregated(int k) const {
 }
 
 void Tuner::end_call(std::uint64_t ns) {
-  for (const auto& [k, v] : trial_pairs_) {
+  add_sample(trial_pairs_, ns);
+}
+
+void Tuner::record(const Trial& trial, std::uint64_t ns) {
+  if (trial.epoch == agreements_) add_sample(trial.pairs, ns);
+}
+
+void Tuner::add_sample(const std::vector<std::pair<int, Variant>>& pairs, std::uint64_t ns) {
+  for (const auto& [k, v] : pairs) {
     Pair& p = pairs_[static_cast<std::size_t>(k)][static_cast<std::size_t>(v)];
     if (!p.warmed) {
       p.warmed = true;

@@ -57,6 +57,7 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "algos/cost_model.h"
@@ -86,18 +87,36 @@ inline constexpr int kMaxAgreements = 40;          // agreements in all
 inline constexpr int kMaxTries = 4;                // agreements a bucket may wait for complete data
 inline constexpr double kDefaultTuneFactor = 2.0;  // NBRCOLL_TUNE's default
 
+// A tuner's agreements reduced over several calls (Tuner::agreement_due());
+// none: each settles at the call it is due at.
+struct AgreementDeferral {
+  std::uint64_t start = 0;
+  std::uint64_t settle = 0;  // > start where any
+};
+
 class Tuner {
  public:
+  using Deferral = AgreementDeferral;
   enum class Phase : std::uint8_t { kTrying, kWatching, kClosed };
   // `model`: the predictions (candidates); `offered`: what auto chooses
   // from without tuning (the model's choice). Both outlive the tuner.
-  Tuner(const CostTable& model, const CostTable& offered, double factor);
+  Tuner(const CostTable& model, const CostTable& offered, double factor, Deferral deferral = {});
 
   // ---- One call: begin_call(), then an agreement where agreement_due()
   // (payload(), its maximum over ranks, settle()), choose() per block, then
   // end_call() with the call's time where the call was a trial.
-  // Whether this call must first agree (every rank alike).
-  [[nodiscard]] bool agreement_due() const { return phase_ != Phase::kClosed && current_ == next_agreement_; }
+  // Whether this call must first agree (every rank alike): take payload()
+  // and reduce it. A tuner made with a Deferral (for nonblocking calls,
+  // whose start must not wait for peers) is due `start` calls late, so
+  // that the calls still in flight there report their times first, and
+  // settles `settle` calls after the agreement's nominal call, where
+  // settle_due(); calls go on as before meanwhile.
+  [[nodiscard]] bool agreement_due() const {
+    return phase_ != Phase::kClosed && current_ == next_agreement_ + deferral_.start;
+  }
+  [[nodiscard]] bool settle_due() const {
+    return deferral_.settle > 0 && phase_ != Phase::kClosed && current_ == next_agreement_ + deferral_.settle;
+  }
   void begin_call();
   // What this rank contributes to the agreement: int64 terms whose maximum
   // over ranks is taken (MPI_MAX), payload_size() of them: per bucket,
@@ -133,6 +152,16 @@ class Tuner {
   [[nodiscard]] bool trial() const { return !trial_pairs_.empty(); }
   // This call took `ns` (a trial call only).
   void end_call(std::uint64_t ns);
+  // A trial call that ends after later calls began (a nonblocking one):
+  // take_trial() at its start, record() with its time when it is done. A
+  // time that comes after an agreement its call preceded is dropped (the
+  // agreement reset what it was for).
+  struct Trial {
+    std::uint64_t epoch = 0;
+    std::vector<std::pair<int, Variant>> pairs;
+  };
+  [[nodiscard]] Trial take_trial() { return Trial{agreements_, std::move(trial_pairs_)}; }
+  void record(const Trial& trial, std::uint64_t ns);
 
   [[nodiscard]] Phase phase() const { return phase_; }
   // Changes at every agreement: a decision kept from an earlier call holds
@@ -162,6 +191,7 @@ class Tuner {
     bool warmed = false;     // the first call was seen (and skipped)
   };
   [[nodiscard]] unsigned candidates(int k) const;
+  void add_sample(const std::vector<std::pair<int, Variant>>& pairs, std::uint64_t ns);
   // choose() without its notes of the call's mixing.
   Variant choose_in(int k, std::uint64_t bytes);
   // Whether this call so far ran bucket k's settled aggregated blocks
@@ -189,6 +219,7 @@ class Tuner {
   std::uint64_t calls_ = 0;    // calls begun
   std::uint64_t current_ = 0;  // this call's index (calls_ - 1 once begun)
   std::uint64_t next_agreement_ = kTryCalls;
+  Deferral deferral_;
   std::uint64_t agreements_ = 0;
   int watches_ = 0;  // watching agreements in a row
   bool model_aggregated_ = false;

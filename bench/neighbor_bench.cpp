@@ -173,9 +173,12 @@ Outcome run_neighbor(const Options& o, const World& w, const Graph& g) {
       }
     };
     // auto is timed as a program that repeats the call runs it: once its
-    // tuning has settled on this size (blocking calls only tune).
+    // tuning has settled on this size (blocking calls tune, and nonblocking
+    // ones where a progress thread forwards; persistent ones never: their
+    // init chose). Nonblocking calls settle as this table times them,
+    // waited for at once; the overlap table's calls keep that choice.
     for (std::size_t a = 0; a < o.algos.size(); ++a) {
-      if (o.algos[a] != "auto" || o.mode != Mode::kBlocking) continue;
+      if (o.algos[a] != "auto" || o.mode == Mode::kPersistent) continue;
       const int made = settle(a, o.algos[a], comms[a], kSettleLimit, call, steps);
       if (made > 0) res.settled += (res.settled.empty() ? "" : ", ") + format_size(size) + " " + std::to_string(made);
     }

@@ -86,13 +86,27 @@ void trace(const UserCall& c, Mode mode, const CommState* state, const Decision&
 // while trying are never kept, and outside trying whether bundles travel
 // changes only at an agreement). `begun`: the tuner that counted the call,
 // for decide() to go on with where it fails.
-bool repeat_holds(const Decision& kept, const UserCall& c, CommState& state, algos::Tuner*& begun) {
+bool repeat_holds(const Decision& kept, const UserCall& c, Mode mode, CommState& state, algos::Tuner*& begun) {
   if (!kept.tuned) return true;
-  algos::Tuner* tuner = tuner_for(state, c.alltoall());
+  algos::Tuner* tuner = tuner_for(state, c.alltoall(), mode == Mode::kNonblocking);
   if (tuner == nullptr) return true;
   tuner->begin_call();
   begun = tuner;
-  return !tuner->agreement_due() && tuner->epoch() == kept.tune_epoch;
+  if (mode == Mode::kNonblocking) look_at_agreement(state);
+  return !tuner->agreement_due() && !tuner->settle_due() && tuner->epoch() == kept.tune_epoch;
+}
+
+// The tuner of a call that auto may tune (the branches of decide() before
+// it have taken the rest): blocking calls, and nonblocking ones where a
+// progress thread forwards in every process, so that what a call's time
+// measures is how soon its plan finishes while the application computes,
+// not when the application next enters the MPI. Not persistent calls:
+// their plan is fixed at their init.
+algos::Tuner* tunable(const UserCall& c, Mode mode, CommState& state) {
+  if (mode == Mode::kBlocking) return tuner_for(state, c.alltoall());
+  if (mode == Mode::kNonblocking && forwarding_progress_everywhere() == ForwardingProgress::kThread)
+    return tuner_for(state, c.alltoall(), true);
+  return nullptr;
 }
 
 // Whether auto hands the call to the MPI: a blocking or nonblocking call
@@ -170,8 +184,9 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
   if (algo.kind == Algo::Kind::kAuto && mpi_takes_linear(c, mode, *state->info)) return hand_off(Handoff::kMpiLinear);
   // ---- The last call on this scratch again: its decision and layout hold
   // (a tuned one's only while the tuner neither agrees nor has agreed since).
-  algos::Tuner* begun = nullptr;  // the tuner this call was counted by
-  if (s.repeat.matches(c, mode, algo, s.args) && repeat_holds(s.repeat.decision(), c, *state, begun)) {
+  algos::Tuner* begun = nullptr;    // the tuner this call was counted by
+  if (s.trial.inbox) s.trial = {};  // a ticket whose call never started
+  if (s.repeat.matches(c, mode, algo, s.args) && repeat_holds(s.repeat.decision(), c, mode, *state, begun)) {
     d = s.repeat.decision();
     d.same_buffers = c.sendbuf == s.args.sendbuf && c.recvbuf == s.args.recvbuf;
     s.args.sendbuf = c.sendbuf;
@@ -264,15 +279,16 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
     d.why = c.alltoall() ? "auto by threshold, alltoall: linear"
             : device     ? "auto, device process: leader for blocks >= NBRCOLL_THRESHOLD"
                          : "auto: leader for blocks >= NBRCOLL_THRESHOLD";
-  } else if (algos::Tuner* tuner = begun != nullptr          ? begun
-                                   : mode == Mode::kBlocking ? tuner_for(*state, c.alltoall())
-                                                             : nullptr) {
+  } else if (algos::Tuner* tuner = begun != nullptr ? begun : tunable(c, mode, *state)) {
     // The measured choice: per block, the variant the tuner settled on, a
     // variant on trial, or the model's (call/tuning.h). Linear by rule where
     // the tuner gives linear to every size: its agreements and turn are the
     // same on every rank.
     if (begun == nullptr) tuner->begin_call();
-    agree_if_due(*tuner, c.comm, info, c.alltoall());
+    if (mode == Mode::kBlocking)
+      agree_if_due(*tuner, c.comm, info, c.alltoall());
+    else
+      agree_deferred(*state, *tuner, c.alltoall());
     linear_by_rule = tuner->linear_everywhere();
     s.choice.bundles = tuner->bundles();
     assign_variants(schedule, s.layout, once_per_size([tuner](std::uint64_t b) { return tuner->choose(b); }), variant);
@@ -281,6 +297,8 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
     changes_by_itself = tuner->phase() == algos::Tuner::Phase::kTrying;
     d.tune_epoch = tuner->epoch();
     if (d.trial) s.trial_started_ns = tuning_clock_ns();
+    if (d.trial && mode != Mode::kBlocking)
+      s.trial = take_trial_ticket(*state, *tuner, c.alltoall(), s.trial_started_ns);
     d.why = d.trial ? "auto: variants on trial where the cost model ranks them close"
                     : "auto: the measured or the cost model's cheapest per block";
   } else if (mode != Mode::kBlocking && forwarding_progress_everywhere() != ForwardingProgress::kThread) {

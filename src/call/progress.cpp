@@ -10,6 +10,7 @@
 
 #include "call/operation.h"
 #include "call/progress_thread.h"
+#include "call/trial_ticket.h"
 #include "report/held_handles.h"
 #include "state/comm_state.h"
 #include "support/log.h"
@@ -80,6 +81,8 @@ void complete(Tracked t) {
   g_count.fetch_sub(1, std::memory_order_release);
   const std::shared_ptr<Operation> op = std::move(t.op);
   t = {};
+  // A trial of auto's measured choice: its time, start to now (call/tuning.h).
+  trial_done(op->scratch().trial);
   op->release_scratch();
 }
 

@@ -16,6 +16,7 @@
 #include "call/layout.h"
 #include "call/repeat.h"
 #include "call/tally.h"
+#include "call/trial_ticket.h"
 #include "engine/bundle_store.h"
 #include "engine/choice.h"
 #include "engine/engine.h"
@@ -41,8 +42,10 @@ struct CallScratch {
   // Which layout the scratch holds (decide() counts one up for every call
   // it measures anew), and the host fast path's kept receives and sends.
   std::uint64_t layout_generation = 0;
-  // decide(): when a trial call (Decision::trial) started, for its time.
+  // decide(): when a blocking trial call (Decision::trial) started, for
+  // its time; a nonblocking one's ticket, spent when the call is done.
   std::uint64_t trial_started_ns = 0;
+  TrialTicket trial;
   StandingMessages kept_recvs;
   StandingMessages kept_sends;
   // The run report's count of this layout's bytes (call/tally.cpp).

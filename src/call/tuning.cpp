@@ -1,9 +1,13 @@
 #include "call/tuning.h"
 
+#include <sched.h>
+
 #include <chrono>
+#include <mutex>
 #include <string>
 #include <vector>
 
+#include "algos/dissemination.h"
 #include "support/config.h"
 #include "support/log.h"
 
@@ -17,7 +21,7 @@ std::string size_text(std::uint64_t b) {
   return std::to_string(b);
 }
 
-void log_settled(const algos::Tuner& t, int k, bool alltoall) {
+void log_settled(const algos::Tuner& t, int k, bool alltoall, bool nonblocking) {
   std::string times;
   const auto times_ns = t.last_times(k);
   for (int v = 0; v < algos::kVariantCount; ++v) {
@@ -26,16 +30,65 @@ void log_settled(const algos::Tuner& t, int k, bool alltoall) {
              std::to_string(times_ns[static_cast<std::size_t>(v)] / 1000);
   }
   const int s = t.settled(k);
-  log(LogLevel::kInfo, "auto measured %s blocks of %s-%s B at call %llu: %s (slowest rank's median us a call: %s)",
-      alltoall ? "alltoall" : "allgather", size_text(algos::bucket_low(k)).c_str(),
+  log(LogLevel::kInfo, "auto measured %s%s blocks of %s-%s B at call %llu: %s (slowest rank's median us a call: %s)",
+      nonblocking ? "nonblocking " : "", alltoall ? "alltoall" : "allgather", size_text(algos::bucket_low(k)).c_str(),
       size_text(algos::bucket_high(k)).c_str(), static_cast<unsigned long long>(t.calls()),
       s >= 0 ? algos::variant_name(static_cast<algos::Variant>(s)) : "the model's choice (too few timings)",
       times.empty() ? "none" : times.c_str());
 }
 
+template <class Tuning>
+auto& slot(Tuning& h, bool alltoall, bool nonblocking) {
+  if (nonblocking) return alltoall ? h.nonblocking_alltoall : h.nonblocking_gather;
+  return alltoall ? h.alltoall : h.gather;
+}
+
+// A nonblocking tuner's agreement: its reduction starts kStartCalls after
+// the nominal call (the calls in flight there, a start-and-wait loop's
+// one or a few, report first) and settles after as many more calls as its
+// rounds take, looked at once a call, with a margin. Every rank computes
+// the same from the graph's size.
+algos::AgreementDeferral nonblocking_deferral(const GraphInfo& info) {
+  constexpr std::uint64_t kStartCalls = 2;
+  constexpr std::uint64_t kMarginCalls = 4;
+  const auto rounds = static_cast<std::uint64_t>(algos::dissemination_rounds(info.size));
+  return {kStartCalls, kStartCalls + rounds + kMarginCalls};
+}
+
+// Agreements started, for MPI_Finalize (finish_tuning_agreements).
+std::mutex g_pending_lock;
+std::vector<std::weak_ptr<DeferredAgreement>> g_pending;
+
+void settled_now(algos::Tuner& tuner, const std::vector<std::int64_t>& most, const GraphInfo& info, bool alltoall,
+                 bool nonblocking) {
+  const std::vector<int> settled = tuner.settle(most);
+  if (info.rank == 0 && log_enabled(LogLevel::kInfo)) {
+    for (const int k : settled) log_settled(tuner, k, alltoall, nonblocking);
+  }
+  if (log_enabled(LogLevel::kTrace))
+    log(LogLevel::kTrace, "auto's %stiming agreement %llu at call %llu: %zu sizes settled, now %s",
+        nonblocking ? "nonblocking " : "", static_cast<unsigned long long>(tuner.epoch()),
+        static_cast<unsigned long long>(tuner.calls()), settled.size(),
+        tuner.phase() == algos::Tuner::Phase::kTrying     ? "trying"
+        : tuner.phase() == algos::Tuner::Phase::kWatching ? "watching"
+                                                          : "closed");
+}
+
+// The handle's agreement in flight, completed, and its tuner settled on it.
+void settle_pending(HandleTuning& h) {
+  const std::shared_ptr<DeferredAgreement> p = std::move(h.pending);
+  int rc = p->started;
+  if (rc == MPI_SUCCESS) rc = p->reduce.wait();
+  if (rc != MPI_SUCCESS) {
+    log(LogLevel::kWarn, "auto's nonblocking timing agreement failed; nothing settles at this call");
+    p->terms.assign(p->terms.size(), 0);
+  }
+  settled_now(*slot(h, p->alltoall, true), p->terms, *h.info, p->alltoall, true);
+}
+
 }  // namespace
 
-algos::Tuner* tuner_for(CommState& state, bool alltoall) {
+algos::Tuner* tuner_for(CommState& state, bool alltoall, bool nonblocking) {
   const double factor = config().tune_factor;
   if (factor <= 0) return nullptr;
   if (!state.tuning || state.tuning->info != state.info) {
@@ -43,13 +96,15 @@ algos::Tuner* tuner_for(CommState& state, bool alltoall) {
     state.tuning->info = state.info;
   }
   HandleTuning& h = *state.tuning;
-  std::optional<algos::Tuner>& t = alltoall ? h.alltoall : h.gather;
+  std::optional<algos::Tuner>& t = slot(h, alltoall, nonblocking);
   if (!t) {
     const GraphInfo& info = *h.info;
+    const algos::AgreementDeferral deferral = nonblocking ? nonblocking_deferral(info) : algos::AgreementDeferral{};
     if (alltoall)
-      t.emplace(info.alltoall_model, info.alltoall_costs, factor);
+      t.emplace(info.alltoall_model, info.alltoall_costs, factor, deferral);
     else
-      t.emplace(info.gather_model, info.gather_costs, factor);
+      t.emplace(info.gather_model, info.gather_costs, factor, deferral);
+    if (nonblocking) h.inbox[alltoall ? 1 : 0] = std::make_shared<TrialInbox>();
   }
   return &*t;
 }
@@ -63,16 +118,80 @@ void agree_if_due(algos::Tuner& tuner, MPI_Comm graph_comm, const GraphInfo& inf
     log(LogLevel::kWarn, "auto's timing agreement failed; nothing settles at this call");
     sum.assign(mine.size(), 0);
   }
-  const std::vector<int> settled = tuner.settle(sum);
-  if (info.rank == 0 && log_enabled(LogLevel::kInfo)) {
-    for (const int k : settled) log_settled(tuner, k, alltoall);
+  settled_now(tuner, sum, info, alltoall, false);
+}
+
+void agree_deferred(CommState& state, algos::Tuner& tuner, bool alltoall) {
+  HandleTuning& h = *state.tuning;
+  {
+    TrialInbox& inbox = *h.inbox[alltoall ? 1 : 0];
+    const std::lock_guard<std::mutex> lock(inbox.lock);
+    for (const auto& [trial, ns] : inbox.done) tuner.record(trial, ns);
+    inbox.done.clear();
   }
-  if (log_enabled(LogLevel::kTrace))
-    log(LogLevel::kTrace, "auto's timing agreement %llu at call %llu: %zu sizes settled, now %s",
-        static_cast<unsigned long long>(tuner.epoch()), static_cast<unsigned long long>(tuner.calls()), settled.size(),
-        tuner.phase() == algos::Tuner::Phase::kTrying     ? "trying"
-        : tuner.phase() == algos::Tuner::Phase::kWatching ? "watching"
-                                                          : "closed");
+  if (h.pending && h.pending->alltoall == alltoall && tuner.settle_due()) {
+    settle_pending(h);
+  } else {
+    look_at_agreement(state);
+  }
+  if (!tuner.agreement_due()) return;
+  if (h.pending) settle_pending(h);  // the other family's
+  auto p = std::make_shared<DeferredAgreement>();
+  p->alltoall = alltoall;
+  p->terms = tuner.payload();
+  const GraphInfo& info = *h.info;
+  const MPI_Comm channel = channel_comm(state);
+  p->started = channel == MPI_COMM_NULL
+                   ? MPI_ERR_COMM
+                   : p->reduce.start(channel, info.rank, info.size, state.own->shared ? &info.process_of : nullptr,
+                                     state.own->ack_tag, &p->terms);
+  h.pending = p;
+  const std::lock_guard<std::mutex> lock(g_pending_lock);
+  std::erase_if(g_pending, [](const std::weak_ptr<DeferredAgreement>& w) { return w.expired(); });
+  g_pending.push_back(p);
+}
+
+void look_at_agreement(CommState& state) {
+  if (state.tuning && state.tuning->pending && state.tuning->pending->started == MPI_SUCCESS)
+    state.tuning->pending->reduce.poll();
+}
+
+TrialTicket take_trial_ticket(CommState& state, algos::Tuner& tuner, bool alltoall, std::uint64_t started_ns) {
+  return TrialTicket{tuner.take_trial(), state.tuning->inbox[alltoall ? 1 : 0], started_ns};
+}
+
+void trial_done(TrialTicket& ticket) {
+  if (!ticket.inbox) return;
+  const std::uint64_t ns = tuning_clock_ns() - ticket.started_ns;
+  {
+    const std::lock_guard<std::mutex> lock(ticket.inbox->lock);
+    ticket.inbox->done.emplace_back(std::move(ticket.trial), ns);
+  }
+  ticket.inbox.reset();
+}
+
+void finish_tuning_agreements() {
+  std::vector<std::shared_ptr<DeferredAgreement>> alive;
+  {
+    const std::lock_guard<std::mutex> lock(g_pending_lock);
+    for (const auto& w : g_pending) {
+      if (auto p = w.lock(); p && p->started == MPI_SUCCESS) alive.push_back(std::move(p));
+    }
+    g_pending.clear();
+  }
+  // Looked at in turn until all are done: peers may complete them in
+  // another order, and a blocking wait on one could wait for a round a
+  // peer sends only after another's.
+  bool open = true;
+  while (open) {
+    open = false;
+    for (const auto& p : alive) {
+      if (p->reduce.finished()) continue;
+      p->reduce.poll();
+      open = open || !p->reduce.finished();
+    }
+    if (open) sched_yield();
+  }
 }
 
 std::uint64_t tuning_clock_ns() {
@@ -81,19 +200,21 @@ std::uint64_t tuning_clock_ns() {
           .count());
 }
 
-const algos::Tuner* existing_tuner(const CommState& state, bool alltoall) {
+const algos::Tuner* existing_tuner(const CommState& state, bool alltoall, bool nonblocking) {
   if (!state.tuning || state.tuning->info != state.info) return nullptr;
-  const std::optional<algos::Tuner>& t = alltoall ? state.tuning->alltoall : state.tuning->gather;
+  const std::optional<algos::Tuner>& t = slot(*state.tuning, alltoall, nonblocking);
   return t ? &*t : nullptr;
 }
 
 bool tuning_busy(const CommState& state) {
   if (state.info->plan_at_call != 0 && state.planning_calls < state.info->plan_at_call) return true;
-  for (const bool alltoall : {false, true}) {
-    const algos::Tuner* t = existing_tuner(state, alltoall);
-    if (t != nullptr && t->phase() != algos::Tuner::Phase::kClosed &&
-        (t->phase() == algos::Tuner::Phase::kTrying || t->unsettled_seen() || t->mixed_seen()))
-      return true;
+  for (const bool nonblocking : {false, true}) {
+    for (const bool alltoall : {false, true}) {
+      const algos::Tuner* t = existing_tuner(state, alltoall, nonblocking);
+      if (t != nullptr && t->phase() != algos::Tuner::Phase::kClosed &&
+          (t->phase() == algos::Tuner::Phase::kTrying || t->unsettled_seen() || t->mixed_seen()))
+        return true;
+    }
   }
   return false;
 }

@@ -1,11 +1,27 @@
 // The measured choice of `auto` on a communicator handle (algos/tuner.h
-// has the rule): a tuner per handle and per family of calls (allgathers,
-// alltoalls), made at the family's first tunable call, and the agreement
-// that takes the slowest rank's times, a blocking allreduce over the graph
-// communicator at the calls the tuner names (every rank makes it there:
-// it is the same call on the handle everywhere). Tunable: a blocking call
-// under auto, with the cost model, across nodes, on the host, where
-// NBRCOLL_TUNE is on (decide.cpp says which calls reach it).
+// has the rule): a tuner per handle, per family of calls (allgathers,
+// alltoalls) and per mode (blocking, nonblocking), made at its first
+// tunable call, and the agreement that takes the slowest rank's times.
+// Tunable: a call under auto, with the cost model, across nodes, on the
+// host, where NBRCOLL_TUNE is on; blocking calls, and nonblocking ones
+// where a progress thread forwards in every process (decide.cpp says which
+// calls reach it). Every rank makes the same calls on a handle in the same
+// order, so every rank takes each agreement's steps at the same calls.
+//  - Blocking calls agree by a blocking allreduce over the graph
+//    communicator at the call the tuner names, and each trial call's time
+//    is that call's.
+//  - A nonblocking call's time runs from its start to the moment nbrcoll
+//    finds it done (whatever the application did meanwhile), on whichever
+//    thread that is; it goes to the tuner with the trial ticket its start
+//    took, at the handle's next call of the family. Its agreement must not
+//    wait for peers at the start: a MAX reduction on the handle's channel
+//    (state/channel_max.h, under its ack tag, which host processes never
+//    send on otherwise) started a few calls after the nominal one (so that
+//    the calls in flight there report first), looked at by each call of
+//    the family after it, and completed where the tuner settles, some
+//    calls later (algos::AgreementDeferral). One such reduction is in
+//    flight per handle: the other family's, still in flight where one is
+//    due, is completed and settled first.
 #pragma once
 
 #include <mpi.h>
@@ -13,31 +29,66 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "algos/tuner.h"
+#include "call/trial_ticket.h"
+#include "state/channel_max.h"
 #include "state/comm_state.h"
 
 namespace nbrcoll {
 
-struct HandleTuning {
-  std::shared_ptr<const GraphInfo> info;  // whose tables the tuners read
-  std::optional<algos::Tuner> gather;
-  std::optional<algos::Tuner> alltoall;
+// A nonblocking tuner's agreement in flight.
+struct DeferredAgreement {
+  bool alltoall = false;
+  std::vector<std::int64_t> terms;  // this rank's payload, reduced in place
+  int started = MPI_ERR_OTHER;      // what starting the reduction returned
+  ChannelMax reduce;                // after `terms`: completed (destroyed) first
 };
 
-// The handle's tuner for the family of `alltoall`, made on first use (and
-// anew when the handle took a planned graph: late_plans.h); nullptr where
-// NBRCOLL_TUNE is off.
-algos::Tuner* tuner_for(CommState& state, bool alltoall);
+struct HandleTuning {
+  std::shared_ptr<const GraphInfo> info;  // whose tables the tuners read
+  std::optional<algos::Tuner> gather;     // blocking calls'
+  std::optional<algos::Tuner> alltoall;
+  std::optional<algos::Tuner> nonblocking_gather;
+  std::optional<algos::Tuner> nonblocking_alltoall;
+  std::shared_ptr<TrialInbox> inbox[2];  // the nonblocking tuners' (gather, alltoall)
+  std::shared_ptr<DeferredAgreement> pending;
+};
 
-// The handle's tuner for the family of `alltoall` if one was made for the
-// graph it holds now; nullptr otherwise (for the introspection).
-const algos::Tuner* existing_tuner(const CommState& state, bool alltoall);
+// The handle's tuner for the family of `alltoall` and the mode, made on
+// first use (and anew when the handle took a planned graph: late_plans.h);
+// nullptr where NBRCOLL_TUNE is off.
+algos::Tuner* tuner_for(CommState& state, bool alltoall, bool nonblocking = false);
+
+// The handle's tuner for the family of `alltoall` and the mode if one was
+// made for the graph it holds now; nullptr otherwise (for the
+// introspection).
+const algos::Tuner* existing_tuner(const CommState& state, bool alltoall, bool nonblocking = false);
 
 // The agreement, where the tuner says one is due: the maximum of every
 // rank's payload over `graph_comm`, and the tuner settles on it. At NBRCOLL_DEBUG=info the graph's
 // rank 0 says what each settled size took and why, one line each.
 void agree_if_due(algos::Tuner& tuner, MPI_Comm graph_comm, const GraphInfo& info, bool alltoall);
+
+// A nonblocking tuned call's steps, after begin_call(): records the times
+// of the family's calls done since, settles the agreement in flight where
+// it is due (completing its reduction), or looks at it once, and starts
+// the reduction of one that is due.
+void agree_deferred(CommState& state, algos::Tuner& tuner, bool alltoall);
+
+// A nonblocking tuned call that repeats its kept decision: one look at the
+// handle's agreement in flight, if any, so that its rounds move on.
+void look_at_agreement(CommState& state);
+
+// A nonblocking trial call's ticket (call/trial_ticket.h), taken at its
+// start.
+TrialTicket take_trial_ticket(CommState& state, algos::Tuner& tuner, bool alltoall, std::uint64_t started_ns);
+
+// At MPI_Finalize, before the MPI's: completes the nonblocking tuners'
+// agreements in flight on handles never freed (every rank of such a graph
+// started them at the same call).
+void finish_tuning_agreements();
 
 // Monotonic nanoseconds, for a trial call's time.
 std::uint64_t tuning_clock_ns();

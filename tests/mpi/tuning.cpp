@@ -9,8 +9,16 @@
 // checked, guards included. Run with NBRCOLL_TUNE set wide (every variant
 // a candidate at every size), so that trials mix variants in every call;
 // NBRCOLL_DEBUG=info must show sizes settled.
+//
+// With the argument `nonblocking` (run with a progress thread in every
+// process, where nonblocking calls are tuned) the tuned calls are
+// nonblocking, kInFlight at a time, so that calls end after later ones
+// began and agreements are reduced across calls; the call between is a
+// blocking one, not one of their tuner's.
 #include <mpi.h>
 
+#include <array>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -33,29 +41,75 @@ void blocking_calls(Run& run, MPI_Comm g, int calls, unsigned& salt, const std::
   }
 }
 
-void phases(const Graph& graph, MPI_Comm g, Kind kind, const TypePair& t) {
+// Nonblocking calls in flight together, each on buffers of its own.
+constexpr int kInFlight = 3;
+
+struct InFlight {
+  std::vector<Run> runs;
+  std::array<MPI_Request, kInFlight> requests{};
+  std::array<std::string, kInFlight> names;
+  int next = 0;
+  explicit InFlight(const Call& c) {
+    runs.reserve(kInFlight);
+    for (int i = 0; i < kInFlight; ++i) runs.emplace_back(c);
+    requests.fill(MPI_REQUEST_NULL);
+  }
+  void finish(int i) {
+    if (requests[i] == MPI_REQUEST_NULL) return;
+    check(MPI_Wait(&requests[i], MPI_STATUS_IGNORE) == MPI_SUCCESS, names[i] + ": its wait");
+    runs[static_cast<std::size_t>(i)].verify(names[i]);
+  }
+  void finish_all() {
+    for (int i = 0; i < kInFlight; ++i) finish(i);
+  }
+};
+
+void nonblocking_calls(InFlight& f, MPI_Comm g, int calls, unsigned& salt, const std::string& at) {
+  for (int i = 0; i < calls; ++i) {
+    const int k = f.next;
+    f.next = (f.next + 1) % kInFlight;
+    f.finish(k);  // the oldest call in flight
+    Run& run = f.runs[static_cast<std::size_t>(k)];
+    run.refill(++salt);
+    f.names[k] = at + " call " + std::to_string(i);
+    check(post(run, false, g, &f.requests[k]) == MPI_SUCCESS, f.names[k]);
+  }
+}
+
+void phases(const Graph& graph, MPI_Comm g, Kind kind, const TypePair& t, bool nonblocking) {
   const std::string at = graph.name + " " + kind_name(kind) + " " + t.name;
   unsigned salt = 0;
-  Run small(Call{kind, &graph, &t, 2, 0});
-  Run large(Call{kind, &graph, &t, 300, 0});
-  blocking_calls(small, g, kPhaseCalls, salt, at + " small");
-  // A nonblocking call between: not one of the tuner's.
+  InFlight small(Call{kind, &graph, &t, 2, 0});
+  InFlight large(Call{kind, &graph, &t, 300, 0});
+  const auto calls = [&](InFlight& f, int n, const std::string& what) {
+    if (nonblocking) {
+      nonblocking_calls(f, g, n, salt, what);
+    } else {
+      blocking_calls(f.runs[0], g, n, salt, what);
+    }
+  };
+  calls(small, kPhaseCalls, at + " small");
+  // A call of the other mode between: not one of the tuner's.
   Run between(Call{kind, &graph, &t, 5, 0});
-  MPI_Request req = MPI_REQUEST_NULL;
-  check(post(between, false, g, &req) == MPI_SUCCESS, at + ": nonblocking call");
-  check(MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS, at + ": its wait");
-  between.verify(at + " nonblocking call");
-  blocking_calls(large, g, kPhaseCalls, salt, at + " large");
-  for (int i = 0; i < 20; ++i) {
-    Run& r = i % 2 == 0 ? small : large;
-    blocking_calls(r, g, 1, salt, at + " alternating " + std::to_string(i));
+  if (nonblocking) {
+    check(post(between, false, g, nullptr) == MPI_SUCCESS, at + ": blocking call");
+  } else {
+    MPI_Request req = MPI_REQUEST_NULL;
+    check(post(between, false, g, &req) == MPI_SUCCESS, at + ": nonblocking call");
+    check(MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS, at + ": its wait");
   }
+  between.verify(at + " call between");
+  calls(large, kPhaseCalls, at + " large");
+  for (int i = 0; i < 20; ++i) calls(i % 2 == 0 ? small : large, 1, at + " alternating " + std::to_string(i));
+  small.finish_all();
+  large.finish_all();
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
+  const bool nonblocking = argc > 1 && std::strcmp(argv[1], "nonblocking") == 0;
   begin();
   std::vector<MPI_Datatype> owned;
   const std::vector<TypePair> types = make_type_pairs(owned);
@@ -66,7 +120,7 @@ int main(int argc, char** argv) {
     MPI_Comm_dup(g, &dup);
     for (const Kind kind : {Kind::allgather, Kind::alltoallv, Kind::alltoall, Kind::allgatherv}) {
       for (const TypePair* t : {&types[0], &types[1]}) {
-        phases(graph, g, kind, *t);
+        phases(graph, g, kind, *t, nonblocking);
         unsigned salt = 1000;
         Run other(Call{kind, &graph, t, 7, 0});
         blocking_calls(other, dup, 3, salt, graph.name + " " + kind_name(kind) + " on the duplicate");

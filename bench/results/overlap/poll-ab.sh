@@ -9,18 +9,12 @@
 # and prints the medians over the pairs of each build (summary.py).
 #   bash bench/results/overlap/poll-ab.sh OLD_BUILD NEW_BUILD  [PAIRS=3] [KIND=busy] [MODE=thread-always] [RPN=2]
 source "$(dirname "$0")/common.sh"
-old=$(cd "$1" && pwd) new=$(cd "$2" && pwd)
 kind=${KIND:-busy} rpn=${RPN:-2} mode=${MODE:-thread-always}
 ITERS=${ITERS:-41}
 O=${OUT:-$here/poll-ab}
-for ((p = 0; p < ${PAIRS:-3}; p++)); do
-  order=(old new)
-  ((p % 2)) && order=(new old)
-  for b in "${order[@]}"; do
-    dir=$old
-    [[ $b == new ]] && dir=$new
-    echo "== pair $p, $b build, $kind, $rpn a node, NBRCOLL_PROGRESS=$mode" >&2
-    BUILD=$dir RPN=$rpn overlap_2x2 "$kind" NBRCOLL_PROGRESS="$mode" >"$O/progress_${b}-${kind}-${rpn}_$p.txt"
-  done
-done
+one_run() {
+  echo "== pair $3, $1 build, $kind, $rpn a node, NBRCOLL_PROGRESS=$mode" >&2
+  BUILD=$2 RPN=$rpn overlap_2x2 "$kind" NBRCOLL_PROGRESS="$mode" >"$O/progress_$1-${kind}-${rpn}_$3.txt"
+}
+alternate_builds "$1" "$2" one_run
 MODES="old-$kind-$rpn new-$kind-$rpn" /usr/bin/python3 "$here/summary.py" "$O"

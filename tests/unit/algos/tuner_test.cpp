@@ -52,13 +52,42 @@ struct World {
   // What a call pays more where its blocks ran different variants (none by
   // default): both variants' rounds, the slower one setting the pace.
   double mixed_cost = 0;
-  World(const CostTable& m, int r, double factor = kDefaultTuneFactor)
-      : model(m), offered(m.offered()), previous(static_cast<std::size_t>(r)) {
-    for (int i = 0; i < r; ++i) ranks.push_back(std::make_unique<Tuner>(model, offered, factor));
+  // Nonblocking calls (none, 0: blocking): agreements reduced over the
+  // deferral's calls, and a call's time recorded once `in_flight` later
+  // calls have begun (its trial ticket taken at its start).
+  Tuner::Deferral deferral;
+  std::size_t in_flight = 0;
+  std::vector<std::int64_t> pending_sum;
+  std::vector<std::vector<std::pair<Tuner::Trial, std::uint64_t>>> unfinished;
+  World(const CostTable& m, int r, double factor = kDefaultTuneFactor, Tuner::Deferral d = {},
+        std::size_t calls_in_flight = 0)
+      : model(m),
+        offered(m.offered()),
+        previous(static_cast<std::size_t>(r)),
+        deferral(d),
+        in_flight(calls_in_flight),
+        unfinished(static_cast<std::size_t>(r)) {
+    for (int i = 0; i < r; ++i) ranks.push_back(std::make_unique<Tuner>(model, offered, factor, deferral));
   }
   // One call; returns the variant every rank took per size (they must agree).
   std::vector<Variant> call(const std::function<std::vector<std::uint64_t>(int)>& sizes_of, const Truth& truth) {
-    for (auto& t : ranks) t->begin_call();
+    for (std::size_t r = 0; r < ranks.size(); ++r) {
+      ranks[r]->begin_call();
+      // The calls done by now report their times, oldest first.
+      auto& mine = unfinished[r];
+      while (mine.size() > in_flight) {
+        ranks[r]->record(mine.front().first, mine.front().second);
+        mine.erase(mine.begin());
+      }
+    }
+    const bool settle = ranks[0]->settle_due();
+    for (auto& t : ranks) EXPECT_EQ(t->settle_due(), settle);
+    if (settle) {
+      EXPECT_EQ(pending_sum.size(), Tuner::payload_size());
+      for (auto& t : ranks) t->settle(pending_sum);
+      pending_sum.clear();
+      ++agreements;
+    }
     const bool due = ranks[0]->agreement_due();
     for (auto& t : ranks) EXPECT_EQ(t->agreement_due(), due);
     if (due) {
@@ -67,8 +96,13 @@ struct World {
         const auto p = t->payload();
         for (std::size_t i = 0; i < sum.size(); ++i) sum[i] = std::max(sum[i], p[i]);
       }
-      for (auto& t : ranks) t->settle(sum);
-      ++agreements;
+      if (deferral.settle > 0) {
+        EXPECT_TRUE(pending_sum.empty());
+        pending_sum = sum;
+      } else {
+        for (auto& t : ranks) t->settle(sum);
+        ++agreements;
+      }
     }
     std::vector<Variant> first;
     const bool bundles = ranks[0]->bundles();
@@ -94,7 +128,12 @@ struct World {
       if (std::adjacent_find(mine.begin(), mine.end(), std::not_equal_to<>()) != mine.end()) ns += mixed_cost;
       previous[r] = mine;
       if (r == 0) first = mine;
-      if (ranks[r]->trial()) ranks[r]->end_call(static_cast<std::uint64_t>(ns + 100.0 * static_cast<double>(r)));
+      const auto time = static_cast<std::uint64_t>(ns + 100.0 * static_cast<double>(r));
+      if (deferral.settle > 0 || in_flight > 0) {
+        unfinished[r].emplace_back(ranks[r]->take_trial(), time);
+      } else if (ranks[r]->trial()) {
+        ranks[r]->end_call(time);
+      }
     }
     return first;
   }
@@ -162,6 +201,50 @@ TEST(Tuner, SettlesOnTheMeasuredFastestEveryRankAlike) {
   for (auto& t : w.ranks) EXPECT_EQ(t->settled(tune_bucket(4096)), static_cast<int>(Variant::kLeader));
   for (int c = 0; c < 30; ++c)
     EXPECT_EQ(w.call(every_rank({4096, 4000}), truth), (std::vector<Variant>{Variant::kLeader, Variant::kLeader}));
+}
+
+TEST(Tuner, NonblockingCallsAgreeLaterAndEachCallCountsItsOwnTime) {
+  // Three calls in flight at a time, each done after the next two began,
+  // and agreements reduced from 2 to 8 calls after they are due: every rank
+  // still takes the same variant at every call, settles on the truly
+  // fastest, and follows the program to its next size.
+  World w(table(1.3, 1.6), 4, kDefaultTuneFactor, Tuner::Deferral{2, 8}, 2);
+  const Truth truth = [](Variant v, std::uint64_t) {
+    return v == Variant::kLeader ? 500.0 : v == Variant::kAggregated ? 800.0 : 1000.0;
+  };
+  for (std::uint64_t c = 0; c < kTryCalls + 8; ++c) w.call(every_rank({4096}), truth);
+  EXPECT_EQ(w.agreements, 0);
+  w.call(every_rank({4096}), truth);
+  EXPECT_EQ(w.agreements, 1);
+  for (auto& t : w.ranks) EXPECT_EQ(t->settled(tune_bucket(4096)), static_cast<int>(Variant::kLeader));
+  for (int c = 0; c < 30; ++c) EXPECT_EQ(w.call(every_rank({4096}), truth)[0], Variant::kLeader);
+  // The next size: noticed at a watching agreement, tried, settled.
+  const Truth aggregated_wins = [](Variant v, std::uint64_t) { return v == Variant::kAggregated ? 300.0 : 900.0; };
+  for (int c = 0; c < 300; ++c) w.call(every_rank({200}), aggregated_wins);
+  for (auto& t : w.ranks) EXPECT_EQ(t->settled(tune_bucket(200)), static_cast<int>(Variant::kAggregated));
+  EXPECT_EQ(w.call(every_rank({200}), aggregated_wins)[0], Variant::kAggregated);
+}
+
+TEST(Tuner, ATimeThatEndsAfterAnAgreementItsCallPrecededIsDropped) {
+  World w(table(1.3, 1.6), 1);
+  const Truth truth = [](Variant, std::uint64_t) { return 1000.0; };
+  for (std::uint64_t c = 0; c < kTryCalls - 1; ++c) w.call(every_rank({4096}), truth);
+  Tuner& t = *w.ranks[0];
+  t.begin_call();
+  ASSERT_FALSE(t.agreement_due());
+  t.choose(4096);
+  ASSERT_TRUE(t.trial());
+  const Tuner::Trial before = t.take_trial();
+  EXPECT_FALSE(t.trial());
+  t.begin_call();
+  ASSERT_TRUE(t.agreement_due());
+  t.settle(t.payload());
+  // Its bucket is short of timings at every candidate: still unsettled and
+  // trying, with no samples; the late time must not become one.
+  ASSERT_EQ(t.phase(), Tuner::Phase::kTrying);
+  const auto empty = t.payload();
+  for (int i = 0; i < 20; ++i) t.record(before, 1);
+  EXPECT_EQ(t.payload(), empty);
 }
 
 TEST(Tuner, TimesEachVariantAsAProgramThatRepeatsItRunsIt) {

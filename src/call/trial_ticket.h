@@ -1,0 +1,34 @@
+// A nonblocking trial call's ticket (call/tuning.h): what its time is for,
+// taken at its start, and where the time goes once the call is done, from
+// whichever thread finds it done (call/progress.cpp).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "algos/tuner.h"
+
+namespace nbrcoll {
+
+// The times of a nonblocking tuner's trial calls, recorded by the handle's
+// next call of the family (on the application's thread, which alone
+// touches the tuner).
+struct TrialInbox {
+  std::mutex lock;
+  std::vector<std::pair<algos::Tuner::Trial, std::uint64_t>> done;
+};
+
+struct TrialTicket {
+  algos::Tuner::Trial trial;
+  std::shared_ptr<TrialInbox> inbox;  // null: no trial
+  std::uint64_t started_ns = 0;
+};
+
+// The call of `ticket` is done now: its time goes to the inbox, and the
+// ticket is spent.
+void trial_done(TrialTicket& ticket);
+
+}  // namespace nbrcoll
