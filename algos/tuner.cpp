@@ -69,8 +69,14 @@ unsigned tune_candidates(const CostTable& model, int k, double factor) {
   return mask;
 }
 
-Tuner::Tuner(const CostTable& model, const CostTable& offered, double factor, Deferral deferral)
-    : model_(model), offered_(offered), without_aggregated_(offered), factor_(factor), deferral_(deferral) {
+Tuner::Tuner(const CostTable& model, const CostTable& offered, double factor, Deferral deferral,
+             std::uint64_t forward_from)
+    : model_(model),
+      offered_(offered),
+      without_aggregated_(offered),
+      factor_(factor),
+      deferral_(deferral),
+      forward_from_(forward_from) {
   without_aggregated_.drop(Variant::kAggregated);
   model_aggregated_ =
       std::find(model.variants.begin(), model.variants.end(), Variant::kAggregated) != model.variants.end();
@@ -86,7 +92,9 @@ Tuner::Tuner(const CostTable& model, const CostTable& offered, double factor, De
 
 unsigned Tuner::candidates(int k) const {
   std::int16_t& c = candidates_[static_cast<std::size_t>(k)];
-  if ((c & kComputed) == 0) c = static_cast<std::int16_t>(kComputed | tune_candidates(model_, k, factor_));
+  if ((c & kComputed) == 0)
+    c = static_cast<std::int16_t>(kComputed |
+                                  (below_forwarding(k) ? bit(Variant::kLinear) : tune_candidates(model_, k, factor_)));
   return static_cast<unsigned>(c) & 0xFFU;
 }
 
@@ -144,7 +152,7 @@ Variant Tuner::choose_in(int k, std::uint64_t bytes) {
   }
   // Where every size takes linear the model's table is not read: its
   // interpolation cost a call of many blocks more than the rest of its choice.
-  if (linear_everywhere()) return Variant::kLinear;
+  if (linear_everywhere() || below_forwarding(k)) return Variant::kLinear;
   Variant v = settled_[uk] >= 0 ? static_cast<Variant>(settled_[uk]) : offered_.cheapest(bytes);
   // Aggregated only in calls whose bundles travel; else the model's best
   // of the others (a size the last agreement did not see in use).
@@ -188,8 +196,8 @@ bool Tuner::every_bucket_linear() const {
 bool Tuner::model_linear(int k) const {
   std::int8_t& m = model_linear_[static_cast<std::size_t>(k)];
   if (m < 0) {
-    m = without_aggregated_.cheapest(bucket_low(k)) == Variant::kLinear &&
-                without_aggregated_.cheapest(bucket_high(k)) == Variant::kLinear
+    m = below_forwarding(k) || (without_aggregated_.cheapest(bucket_low(k)) == Variant::kLinear &&
+                                without_aggregated_.cheapest(bucket_high(k)) == Variant::kLinear)
             ? 1
             : 0;
   }
@@ -214,6 +222,7 @@ bool Tuner::takes_aggregated(int k) const {
 }
 
 bool Tuner::model_takes_aggregated(int k) const {
+  if (below_forwarding(k)) return false;
   return offered_.cheapest(bucket_low(k)) == Variant::kAggregated ||
          offered_.cheapest(bucket_high(k)) == Variant::kAggregated;
 }

@@ -100,7 +100,11 @@ class Tuner {
   enum class Phase : std::uint8_t { kTrying, kWatching, kClosed };
   // `model`: the predictions (candidates); `offered`: what auto chooses
   // from without tuning (the model's choice). Both outlive the tuner.
-  Tuner(const CostTable& model, const CostTable& offered, double factor, Deferral deferral = {});
+  // `forward_from` (a power of two: a bucket's edge): every block below it
+  // takes linear, untried (nonblocking calls whose forwarding moves only
+  // inside MPI calls: algos::nonblocking_variant).
+  Tuner(const CostTable& model, const CostTable& offered, double factor, Deferral deferral = {},
+        std::uint64_t forward_from = 0);
 
   // ---- One call: begin_call(), then an agreement where agreement_due()
   // (payload(), its maximum over ranks, settle()), choose() per block, then
@@ -220,6 +224,9 @@ class Tuner {
   std::uint64_t current_ = 0;  // this call's index (calls_ - 1 once begun)
   std::uint64_t next_agreement_ = kTryCalls;
   Deferral deferral_;
+  std::uint64_t forward_from_ = 0;
+  // Whether bucket k lies below forward_from_ (linear, untried).
+  [[nodiscard]] bool below_forwarding(int k) const { return bucket_high(k) < forward_from_; }
   std::uint64_t agreements_ = 0;
   int watches_ = 0;  // watching agreements in a row
   bool model_aggregated_ = false;

@@ -97,16 +97,11 @@ bool repeat_holds(const Decision& kept, const UserCall& c, Mode mode, CommState&
 }
 
 // The tuner of a call that auto may tune (the branches of decide() before
-// it have taken the rest): blocking calls, and nonblocking ones where a
-// progress thread forwards in every process, so that what a call's time
-// measures is how soon its plan finishes while the application computes,
-// not when the application next enters the MPI. Not persistent calls:
-// their plan is fixed at their init.
+// it have taken the rest: a nonblocking call here may forward). Not
+// persistent calls: their plan is fixed at their init.
 algos::Tuner* tunable(const UserCall& c, Mode mode, CommState& state) {
-  if (mode == Mode::kBlocking) return tuner_for(state, c.alltoall());
-  if (mode == Mode::kNonblocking && forwarding_progress_everywhere() == ForwardingProgress::kThread)
-    return tuner_for(state, c.alltoall(), true);
-  return nullptr;
+  if (mode == Mode::kPersistent) return nullptr;
+  return tuner_for(state, c.alltoall(), mode == Mode::kNonblocking);
 }
 
 // Whether auto hands the call to the MPI: a blocking or nonblocking call

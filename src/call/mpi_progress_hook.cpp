@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include "call/deferred_agreement.h"
 #include "call/progress.h"
 #include "state/late_plans.h"
 
@@ -14,13 +15,15 @@ using ProgressCallback = int (*)();
 using Registrar = int (*)(ProgressCallback);
 
 // Called in every pass of the MPI's progress loop: advances the calls in
-// flight and looks at the graphs' plannings (state/late_plans.h), unless
+// flight and looks at the graphs' plannings (state/late_plans.h) and the
+// tuners' agreements (call/deferred_agreement.h), unless
 // this thread advances them itself already (AdvancingHere).
 // Open MPI counts the events a callback reports; nbrcoll's are its own.
 int advance_from_mpi() {
   if (detail::t_advancing != 0) return 0;
   if (calls_in_flight()) progress_all();
   look_at_late_planning();
+  look_at_deferred_agreements();
   return 0;
 }
 

@@ -3,6 +3,7 @@
 // whichever thread finds it done (call/progress.cpp).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -19,6 +20,7 @@ namespace nbrcoll {
 struct TrialInbox {
   std::mutex lock;
   std::vector<std::pair<algos::Tuner::Trial, std::uint64_t>> done;
+  std::atomic<bool> filled{false};  // `done` may hold some: a call that finds it false takes no lock
 };
 
 struct TrialTicket {

@@ -1,13 +1,12 @@
 #include "call/tuning.h"
 
-#include <sched.h>
-
 #include <chrono>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "algos/dissemination.h"
+#include "state/agreed_settings.h"
 #include "support/config.h"
 #include "support/log.h"
 
@@ -50,14 +49,10 @@ auto& slot(Tuning& h, bool alltoall, bool nonblocking) {
 // the same from the graph's size.
 algos::AgreementDeferral nonblocking_deferral(const GraphInfo& info) {
   constexpr std::uint64_t kStartCalls = 2;
-  constexpr std::uint64_t kMarginCalls = 4;
+  constexpr std::uint64_t kMarginCalls = 8;
   const auto rounds = static_cast<std::uint64_t>(algos::dissemination_rounds(info.size));
   return {kStartCalls, kStartCalls + rounds + kMarginCalls};
 }
-
-// Agreements started, for MPI_Finalize (finish_tuning_agreements).
-std::mutex g_pending_lock;
-std::vector<std::weak_ptr<DeferredAgreement>> g_pending;
 
 void settled_now(algos::Tuner& tuner, const std::vector<std::int64_t>& most, const GraphInfo& info, bool alltoall,
                  bool nonblocking) {
@@ -76,14 +71,8 @@ void settled_now(algos::Tuner& tuner, const std::vector<std::int64_t>& most, con
 
 // The handle's agreement in flight, completed, and its tuner settled on it.
 void settle_pending(HandleTuning& h) {
-  const std::shared_ptr<DeferredAgreement> p = std::move(h.pending);
-  int rc = p->started;
-  if (rc == MPI_SUCCESS) rc = p->reduce.wait();
-  if (rc != MPI_SUCCESS) {
-    log(LogLevel::kWarn, "auto's nonblocking timing agreement failed; nothing settles at this call");
-    p->terms.assign(p->terms.size(), 0);
-  }
-  settled_now(*slot(h, p->alltoall, true), p->terms, *h.info, p->alltoall, true);
+  const std::unique_ptr<DeferredAgreement> p = std::move(h.pending);
+  settled_now(*slot(h, p->alltoall(), true), p->complete(), *h.info, p->alltoall(), true);
 }
 
 }  // namespace
@@ -100,10 +89,19 @@ algos::Tuner* tuner_for(CommState& state, bool alltoall, bool nonblocking) {
   if (!t) {
     const GraphInfo& info = *h.info;
     const algos::AgreementDeferral deferral = nonblocking ? nonblocking_deferral(info) : algos::AgreementDeferral{};
-    if (alltoall)
+    if (nonblocking && forwarding_progress_everywhere() != ForwardingProgress::kThread) {
+      // The MPI's progress loop forwards (allgathers only: decide.cpp):
+      // the rule of algos::nonblocking_variant, its forwarding measured.
+      h.loop_model = info.gather_model;
+      h.loop_model.drop(algos::Variant::kAggregated);
+      h.loop_offered = info.gather_costs;
+      h.loop_offered.drop(algos::Variant::kAggregated);
+      t.emplace(h.loop_model, h.loop_offered, factor, deferral, algos::kForwardedNonblockingBlock);
+    } else if (alltoall) {
       t.emplace(info.alltoall_model, info.alltoall_costs, factor, deferral);
-    else
+    } else {
       t.emplace(info.gather_model, info.gather_costs, factor, deferral);
+    }
     if (nonblocking) h.inbox[alltoall ? 1 : 0] = std::make_shared<TrialInbox>();
   }
   return &*t;
@@ -123,37 +121,27 @@ void agree_if_due(algos::Tuner& tuner, MPI_Comm graph_comm, const GraphInfo& inf
 
 void agree_deferred(CommState& state, algos::Tuner& tuner, bool alltoall) {
   HandleTuning& h = *state.tuning;
-  {
-    TrialInbox& inbox = *h.inbox[alltoall ? 1 : 0];
+  if (TrialInbox& inbox = *h.inbox[alltoall ? 1 : 0]; inbox.filled.load(std::memory_order_acquire)) {
     const std::lock_guard<std::mutex> lock(inbox.lock);
+    inbox.filled.store(false, std::memory_order_relaxed);
     for (const auto& [trial, ns] : inbox.done) tuner.record(trial, ns);
     inbox.done.clear();
   }
-  if (h.pending && h.pending->alltoall == alltoall && tuner.settle_due()) {
+  if (h.pending && h.pending->alltoall() == alltoall && tuner.settle_due()) {
     settle_pending(h);
   } else {
     look_at_agreement(state);
   }
   if (!tuner.agreement_due()) return;
   if (h.pending) settle_pending(h);  // the other family's
-  auto p = std::make_shared<DeferredAgreement>();
-  p->alltoall = alltoall;
-  p->terms = tuner.payload();
   const GraphInfo& info = *h.info;
-  const MPI_Comm channel = channel_comm(state);
-  p->started = channel == MPI_COMM_NULL
-                   ? MPI_ERR_COMM
-                   : p->reduce.start(channel, info.rank, info.size, state.own->shared ? &info.process_of : nullptr,
-                                     state.own->ack_tag, &p->terms);
-  h.pending = p;
-  const std::lock_guard<std::mutex> lock(g_pending_lock);
-  std::erase_if(g_pending, [](const std::weak_ptr<DeferredAgreement>& w) { return w.expired(); });
-  g_pending.push_back(p);
+  h.pending = std::make_unique<DeferredAgreement>(alltoall, tuner.payload());
+  h.pending->start(channel_comm(state), info.rank, info.size, state.own->shared ? &info.process_of : nullptr,
+                   state.own->ack_tag);
 }
 
 void look_at_agreement(CommState& state) {
-  if (state.tuning && state.tuning->pending && state.tuning->pending->started == MPI_SUCCESS)
-    state.tuning->pending->reduce.poll();
+  if (state.tuning && state.tuning->pending) state.tuning->pending->look();
 }
 
 TrialTicket take_trial_ticket(CommState& state, algos::Tuner& tuner, bool alltoall, std::uint64_t started_ns) {
@@ -166,32 +154,9 @@ void trial_done(TrialTicket& ticket) {
   {
     const std::lock_guard<std::mutex> lock(ticket.inbox->lock);
     ticket.inbox->done.emplace_back(std::move(ticket.trial), ns);
+    ticket.inbox->filled.store(true, std::memory_order_release);
   }
   ticket.inbox.reset();
-}
-
-void finish_tuning_agreements() {
-  std::vector<std::shared_ptr<DeferredAgreement>> alive;
-  {
-    const std::lock_guard<std::mutex> lock(g_pending_lock);
-    for (const auto& w : g_pending) {
-      if (auto p = w.lock(); p && p->started == MPI_SUCCESS) alive.push_back(std::move(p));
-    }
-    g_pending.clear();
-  }
-  // Looked at in turn until all are done: peers may complete them in
-  // another order, and a blocking wait on one could wait for a round a
-  // peer sends only after another's.
-  bool open = true;
-  while (open) {
-    open = false;
-    for (const auto& p : alive) {
-      if (p->reduce.finished()) continue;
-      p->reduce.poll();
-      open = open || !p->reduce.finished();
-    }
-    if (open) sched_yield();
-  }
 }
 
 std::uint64_t tuning_clock_ns() {

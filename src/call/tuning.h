@@ -17,11 +17,11 @@
 //    wait for peers at the start: a MAX reduction on the handle's channel
 //    (state/channel_max.h, under its ack tag, which host processes never
 //    send on otherwise) started a few calls after the nominal one (so that
-//    the calls in flight there report first), looked at by each call of
-//    the family after it, and completed where the tuner settles, some
-//    calls later (algos::AgreementDeferral). One such reduction is in
-//    flight per handle: the other family's, still in flight where one is
-//    due, is completed and settled first.
+//    the calls in flight there report first), looked at by each call on
+//    the handle after it, and completed where the tuner settles, some
+//    calls later (algos::AgreementDeferral; call/deferred_agreement.h).
+//    One such reduction is in flight per handle: the other family's,
+//    still in flight where one is due, is completed and settled first.
 #pragma once
 
 #include <mpi.h>
@@ -32,19 +32,11 @@
 #include <vector>
 
 #include "algos/tuner.h"
+#include "call/deferred_agreement.h"
 #include "call/trial_ticket.h"
-#include "state/channel_max.h"
 #include "state/comm_state.h"
 
 namespace nbrcoll {
-
-// A nonblocking tuner's agreement in flight.
-struct DeferredAgreement {
-  bool alltoall = false;
-  std::vector<std::int64_t> terms;  // this rank's payload, reduced in place
-  int started = MPI_ERR_OTHER;      // what starting the reduction returned
-  ChannelMax reduce;                // after `terms`: completed (destroyed) first
-};
 
 struct HandleTuning {
   std::shared_ptr<const GraphInfo> info;  // whose tables the tuners read
@@ -52,8 +44,13 @@ struct HandleTuning {
   std::optional<algos::Tuner> alltoall;
   std::optional<algos::Tuner> nonblocking_gather;
   std::optional<algos::Tuner> nonblocking_alltoall;
-  std::shared_ptr<TrialInbox> inbox[2];  // the nonblocking tuners' (gather, alltoall)
-  std::shared_ptr<DeferredAgreement> pending;
+  // Where forwarding moves only inside MPI calls: what the nonblocking
+  // allgathers' tuner predicts and offers (the info's tables without
+  // aggregated; below algos::kForwardedNonblockingBlock, linear).
+  algos::CostTable loop_model;
+  algos::CostTable loop_offered;
+  std::shared_ptr<TrialInbox> inbox[2];        // the nonblocking tuners' (gather, alltoall)
+  std::unique_ptr<DeferredAgreement> pending;  // the nonblocking tuners' agreement in flight
 };
 
 // The handle's tuner for the family of `alltoall` and the mode, made on
@@ -84,11 +81,6 @@ void look_at_agreement(CommState& state);
 // A nonblocking trial call's ticket (call/trial_ticket.h), taken at its
 // start.
 TrialTicket take_trial_ticket(CommState& state, algos::Tuner& tuner, bool alltoall, std::uint64_t started_ns);
-
-// At MPI_Finalize, before the MPI's: completes the nonblocking tuners'
-// agreements in flight on handles never freed (every rank of such a graph
-// started them at the same call).
-void finish_tuning_agreements();
 
 // Monotonic nanoseconds, for a trial call's time.
 std::uint64_t tuning_clock_ns();

@@ -11,11 +11,11 @@
 #include <array>
 
 #include "call/decision.h"
+#include "call/deferred_agreement.h"
 #include "call/mpi_progress_hook.h"
 #include "call/persistent.h"
 #include "call/progress.h"
 #include "call/progress_thread.h"
-#include "call/tuning.h"
 #include "report/run_report.h"
 #include "state/late_plans.h"
 #include "transport/standing_messages.h"
@@ -157,7 +157,7 @@ int MPI_Startall(int count, MPI_Request requests[]) {
 int MPI_Finalize() {
   nbrcoll::drain();
   nbrcoll::finish_late_planning();
-  nbrcoll::finish_tuning_agreements();
+  nbrcoll::finish_deferred_agreements();
   nbrcoll::stop_progress_thread();
   nbrcoll::unhook_mpi_progress();
   // The report first: the handles it counts are those the application's

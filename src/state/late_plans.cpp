@@ -19,6 +19,7 @@
 #include "state/stopwatch.h"
 #include "state/tag_blocks.h"
 #include "support/config.h"
+#include "support/depth_mark.h"
 #include "support/log.h"
 #include "support/plan_summary.h"
 
@@ -243,11 +244,8 @@ void look_at_others(const LatePlanning* busy) {
 // This thread steps a planning: the MPI's progress loop looks at none
 // then (look_at_late_planning).
 thread_local int t_stepping = 0;
-struct Stepping {
-  Stepping() { ++t_stepping; }
-  ~Stepping() { --t_stepping; }
-  Stepping(const Stepping&) = delete;
-  Stepping& operator=(const Stepping&) = delete;
+struct Stepping : DepthMark {
+  Stepping() : DepthMark(t_stepping) {}
 };
 
 // The call it plans at: looks until the agreement is read, at the

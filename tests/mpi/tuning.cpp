@@ -10,11 +10,12 @@
 // a candidate at every size), so that trials mix variants in every call;
 // NBRCOLL_DEBUG=info must show sizes settled.
 //
-// With the argument `nonblocking` (run with a progress thread in every
-// process, where nonblocking calls are tuned) the tuned calls are
-// nonblocking, kInFlight at a time, so that calls end after later ones
-// began and agreements are reduced across calls; the call between is a
-// blocking one, not one of their tuner's.
+// With the argument `nonblocking` the tuned calls are nonblocking,
+// kInFlight at a time, so that calls end after later ones began and
+// agreements are reduced across calls; the call between is a blocking one,
+// not one of their tuner's. Run with a progress thread in every process
+// (every kind tuned) or under the MPI's progress loop (allgathers' blocks
+// from 64 KiB tuned).
 #include <mpi.h>
 
 #include <array>
@@ -30,8 +31,10 @@ namespace {
 using namespace nbt;
 
 // Enough calls of one size for a trying window (18), a watching gap (18)
-// and a second trying window, with a margin.
+// and a second trying window, with a margin; nonblocking calls' agreements
+// settle rounds + 10 calls after they are due (call/tuning.h).
 constexpr int kPhaseCalls = 60;
+constexpr int kNonblockingPhaseCalls = 100;
 
 void blocking_calls(Run& run, MPI_Comm g, int calls, unsigned& salt, const std::string& at) {
   for (int i = 0; i < calls; ++i) {
@@ -80,7 +83,9 @@ void phases(const Graph& graph, MPI_Comm g, Kind kind, const TypePair& t, bool n
   const std::string at = graph.name + " " + kind_name(kind) + " " + t.name;
   unsigned salt = 0;
   InFlight small(Call{kind, &graph, &t, 2, 0});
-  InFlight large(Call{kind, &graph, &t, 300, 0});
+  // Nonblocking: blocks from 64 KiB too, where the MPI's progress loop may
+  // forward (algos::kForwardedNonblockingBlock).
+  InFlight large(Call{kind, &graph, &t, nonblocking ? 70000 : 300, 0});
   const auto calls = [&](InFlight& f, int n, const std::string& what) {
     if (nonblocking) {
       nonblocking_calls(f, g, n, salt, what);
@@ -88,7 +93,8 @@ void phases(const Graph& graph, MPI_Comm g, Kind kind, const TypePair& t, bool n
       blocking_calls(f.runs[0], g, n, salt, what);
     }
   };
-  calls(small, kPhaseCalls, at + " small");
+  const int phase_calls = nonblocking ? kNonblockingPhaseCalls : kPhaseCalls;
+  calls(small, phase_calls, at + " small");
   // A call of the other mode between: not one of the tuner's.
   Run between(Call{kind, &graph, &t, 5, 0});
   if (nonblocking) {
@@ -99,7 +105,7 @@ void phases(const Graph& graph, MPI_Comm g, Kind kind, const TypePair& t, bool n
     check(MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS, at + ": its wait");
   }
   between.verify(at + " call between");
-  calls(large, kPhaseCalls, at + " large");
+  calls(large, phase_calls, at + " large");
   for (int i = 0; i < 20; ++i) calls(i % 2 == 0 ? small : large, 1, at + " alternating " + std::to_string(i));
   small.finish_all();
   large.finish_all();

@@ -5,7 +5,8 @@
 # interleaved in each run (nbrcoll-bench --nonblocking --compute native);
 # 2 emulated nodes x 8 at 1 Gbit/s (bench/cluster/run.sh: network
 # namespaces, root), auto's cost model from a calibration of the same
-# cluster. RUNS runs (3) a pattern; tables in OUT (this folder).
+# cluster (MACHINE: a machine file to use instead). RUNS runs (3) a
+# pattern; tables in OUT (this folder); BUILD: the build folder (build).
 #   bash bench/results/nonblocking-auto/run.sh
 set -eu
 unset NBRCOLL_ALGO
@@ -17,14 +18,16 @@ mkdir -p "$out"
 export NBRCOLL_TOPO=frontier
 cluster=(--nodes "${NODES:-2}" --ranks-per-node "${RPN:-8}" --rate 1gbit)
 shape=${NODES:-2}x${RPN:-8}
-bench/cluster/run.sh "${cluster[@]}" -- "$PWD/build/bin/nbrcoll-calibrate" --name nonblocking-auto \
-  --out "$out/machine_$shape" >/dev/null
+build=$(cd "${BUILD:-build}" && pwd)
+machine=${MACHINE:-$out/machine_$shape}
+[[ -n ${MACHINE:-} ]] ||
+  bench/cluster/run.sh "${cluster[@]}" -- "$build/bin/nbrcoll-calibrate" --name nonblocking-auto --out "$machine" >/dev/null
 for run in $(seq 1 "${RUNS:-3}"); do
   for pattern in "rsg --density 0.6" "moore --dims 2 --radius 1"; do
     name=${pattern%% *}
     # shellcheck disable=SC2086 # the pattern's options are words
-    NBRCOLL_MACHINE=$out/machine_$shape timeout 1200 bench/cluster/run.sh "${cluster[@]}" -- \
-      "$PWD/build/bin/nbrcoll-bench" --pattern $pattern --nonblocking --sizes 16K,64K,128K,256K \
+    NBRCOLL_MACHINE=$machine timeout 1200 bench/cluster/run.sh "${cluster[@]}" -- \
+      "$build/bin/nbrcoll-bench" --pattern $pattern --nonblocking --sizes 16K,64K,128K,256K \
       --algos native,linear,leader,auto --compute native --compute-kind idle --warmup 12 --iters "${ITERS:-11}" \
       --create-reps 0 2>&1 | grep -v 'done (' | sed -n '1,/^# Graph creation/p' | grep -v '^# Graph creation' \
       >"$out/${name}_${shape}_$run.txt"

@@ -225,6 +225,46 @@ TEST(Tuner, NonblockingCallsAgreeLaterAndEachCallCountsItsOwnTime) {
   EXPECT_EQ(w.call(every_rank({200}), aggregated_wins)[0], Variant::kAggregated);
 }
 
+TEST(Tuner, BelowTheForwardingFloorEveryBlockIsLinearAndUntried) {
+  // Leader predicted faster everywhere and aggregated within the factor,
+  // but offered without aggregated and forwarding only from 64 KiB (the
+  // MPI's progress loop): 16 KiB blocks take linear untried, 128 KiB ones
+  // are tried between linear and leader only and settle on the truth.
+  CostTable model = table(0.7, 0.9);
+  model.drop(Variant::kAggregated);
+  const CostTable offered = model;
+  std::vector<std::unique_ptr<Tuner>> ranks;
+  for (int r = 0; r < 3; ++r)
+    ranks.push_back(std::make_unique<Tuner>(model, offered, 1000.0, Tuner::Deferral{}, 64 * 1024));
+  const auto truth = [](Variant v) { return v == Variant::kLinear ? 900.0 : 500.0; };
+  std::vector<bool> used(kVariantCount, false);
+  for (int c = 0; c < 200; ++c) {
+    for (auto& t : ranks) t->begin_call();
+    if (ranks[0]->agreement_due()) {
+      std::vector<std::int64_t> most(Tuner::payload_size(), 0);
+      for (auto& t : ranks) {
+        const auto p = t->payload();
+        for (std::size_t i = 0; i < most.size(); ++i) most[i] = std::max(most[i], p[i]);
+      }
+      for (auto& t : ranks) t->settle(most);
+    }
+    for (auto& t : ranks) {
+      EXPECT_FALSE(t->bundles());
+      EXPECT_EQ(t->choose(16 * 1024), Variant::kLinear);
+      EXPECT_EQ(t->choose(65535), Variant::kLinear);
+      const Variant big = t->choose(128 * 1024);
+      EXPECT_NE(big, Variant::kAggregated);
+      used[static_cast<std::size_t>(big)] = true;
+      if (t->trial()) t->end_call(static_cast<std::uint64_t>(truth(big)));
+    }
+  }
+  EXPECT_TRUE(used[static_cast<std::size_t>(Variant::kLinear)] && used[static_cast<std::size_t>(Variant::kLeader)]);
+  for (auto& t : ranks) {
+    EXPECT_EQ(t->settled(tune_bucket(128 * 1024)), static_cast<int>(Variant::kLeader));
+    EXPECT_EQ(t->settled(tune_bucket(16 * 1024)), Tuner::kUnsettled);
+  }
+}
+
 TEST(Tuner, ATimeThatEndsAfterAnAgreementItsCallPrecededIsDropped) {
   World w(table(1.3, 1.6), 1);
   const Truth truth = [](Variant, std::uint64_t) { return 1000.0; };
