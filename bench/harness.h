@@ -48,9 +48,13 @@ struct Timed {
 std::vector<Timed> time_interleaved(const std::vector<std::string>& algos, int warmup, int iters, std::uint64_t& call,
                                     const CallSteps& steps);
 
-// At most this many untimed calls for auto's tuning to settle (it takes
-// about 20-60: src/call/tuning.h), settle()'s usual `limit`.
-constexpr int kSettleLimit = 160;
+// At most this many untimed calls for auto's tuning to settle, settle()'s
+// usual `limit`: a handle's first size takes about 20-60 calls
+// (src/call/tuning.h), a later one the rest of the watching gap (up to
+// 18 x 2^7 calls after the last agreement, fewer while sizes change) and
+// a trying window or two, and a nonblocking call's agreement settles 12-20
+// calls after it is due.
+constexpr int kSettleLimit = 600;
 
 // Calls of algorithm `a` on `comm` (steps as in time_interleaved, untimed),
 // one and then more until nbrcoll says on every rank that they no longer
