@@ -88,6 +88,11 @@ Tuner::Tuner(const CostTable& model, const CostTable& offered, double factor, De
   settled_.fill(static_cast<std::int8_t>(kUnsettled));
   model_linear_.fill(-1);
   for (auto& row : last_times_) row.fill(-1);
+  // Nothing any size could try, and no bundles an agreement could turn
+  // off: agreements could change nothing, so there are none.
+  bool uncertain = false;
+  for (int k = 0; k < kTuneBuckets && !uncertain; ++k) uncertain = std::popcount(candidates(k)) >= 2;
+  if (!uncertain && !needs_bundles_) phase_ = Phase::kClosed;
 }
 
 unsigned Tuner::candidates(int k) const {

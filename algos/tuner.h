@@ -52,7 +52,9 @@
 //    a program alternating such calls cannot keep it trying.
 //  - closed: after kMaxWatches watching agreements in a row, or
 //    kMaxAgreements in all, no more agreements; unsettled buckets keep the
-//    model's choice.
+//    model's choice. A tuner is closed from the start where no bucket is
+//    uncertain and the offered table has no aggregated row (no bundles for
+//    an agreement to turn off): no agreement could change anything.
 #pragma once
 
 #include <array>

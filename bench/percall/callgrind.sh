@@ -22,6 +22,7 @@ case "$kind" in
   allgather) entry='MPI_Neighbor_allgather' ;;
   alltoallv) entry='MPI_Neighbor_alltoallv' ;;
   ineighbor_alltoallv) entry='MPI_Ineighbor_alltoallv' ;;
+  ineighbor_allgather) entry='MPI_Ineighbor_allgather' ;;
   *) echo "callgrind.sh: unknown KIND $kind" >&2; exit 2 ;;
 esac
 for lib in "$@"; do

@@ -5,7 +5,7 @@
  * entry point, the decision, the layout and the posting of messages. Rank 0
  * also prints the wall time a call (max over ranks), for A/B runs of two
  * libraries side by side (bench/percall/ab.sh).
- *   loop KIND BYTES CALLS    KIND: allgather | alltoallv | ineighbor_alltoallv */
+ *   loop KIND BYTES CALLS    KIND: allgather | alltoallv | ineighbor_alltoallv | ineighbor_allgather */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +18,7 @@ static int wrap(int v, int n) {
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   if (argc != 4) {
-    fprintf(stderr, "usage: loop allgather|alltoallv|ineighbor_alltoallv BYTES CALLS\n");
+    fprintf(stderr, "usage: loop allgather|alltoallv|ineighbor_alltoallv|ineighbor_allgather BYTES CALLS\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   const char* kind = argv[1];
@@ -51,6 +51,10 @@ int main(int argc, char** argv) {
       MPI_Neighbor_allgather(send, bytes, MPI_BYTE, recv, bytes, MPI_BYTE, graph);
     } else if (strcmp(kind, "alltoallv") == 0) {
       MPI_Neighbor_alltoallv(send, counts, displs, MPI_BYTE, recv, counts, displs, MPI_BYTE, graph);
+    } else if (strcmp(kind, "ineighbor_allgather") == 0) {
+      MPI_Request r;
+      MPI_Ineighbor_allgather(send, bytes, MPI_BYTE, recv, bytes, MPI_BYTE, graph, &r);
+      MPI_Wait(&r, MPI_STATUS_IGNORE);
     } else {
       MPI_Request r;
       MPI_Ineighbor_alltoallv(send, counts, displs, MPI_BYTE, recv, counts, displs, MPI_BYTE, graph, &r);

@@ -92,8 +92,13 @@ bool repeat_holds(const Decision& kept, const UserCall& c, Mode mode, CommState&
   if (tuner == nullptr) return true;
   tuner->begin_call();
   begun = tuner;
-  if (mode == Mode::kNonblocking) look_at_agreement(state);
-  return !tuner->agreement_due() && !tuner->settle_due() && tuner->epoch() == kept.tune_epoch;
+  if (mode == Mode::kNonblocking) {
+    // A deferred agreement's steps change nothing but at its settling
+    // call, where the epoch moves on.
+    agree_deferred(state, *tuner, c.alltoall());
+    return tuner->epoch() == kept.tune_epoch;
+  }
+  return !tuner->agreement_due() && tuner->epoch() == kept.tune_epoch;
 }
 
 // The tuner of a call that auto may tune (the branches of decide() before
@@ -282,7 +287,7 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
     if (begun == nullptr) tuner->begin_call();
     if (mode == Mode::kBlocking)
       agree_if_due(*tuner, c.comm, info, c.alltoall());
-    else
+    else if (begun == nullptr)  // else repeat_holds took its steps
       agree_deferred(*state, *tuner, c.alltoall());
     linear_by_rule = tuner->linear_everywhere();
     s.choice.bundles = tuner->bundles();
@@ -290,6 +295,7 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
     d.tuned = true;
     d.trial = tuner->trial();
     changes_by_itself = tuner->phase() == algos::Tuner::Phase::kTrying;
+    d.trying = changes_by_itself;
     d.tune_epoch = tuner->epoch();
     if (d.trial) s.trial_started_ns = tuning_clock_ns();
     if (d.trial && mode != Mode::kBlocking)

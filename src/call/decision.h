@@ -65,6 +65,8 @@ struct Decision {
   // some block ran a variant on trial, and the call's time is its measure.
   bool tuned = false;
   bool trial = false;
+  // Tuned while the tuner tries: the variants may change at the next call.
+  bool trying = false;
   std::uint64_t tune_epoch = 0;
   [[nodiscard]] bool taken() const { return handoff == Handoff::kNone; }
 };

@@ -141,11 +141,13 @@ void launch(Operation& op, CallSequence& sequence) {
     // call starts, in call order on every rank, so any number of calls in
     // flight match call by call without waiting for each other, and a
     // repeated call's kept messages (standing_messages.h) keep their tags.
-    // Not kept for a tuned call: whether the tuner gives linear to a size
-    // can change at each of its agreements, and messages kept while it
-    // does would stand unused after.
+    // Not kept for a call its tuner is still trying: its variants may
+    // change at the next call, and messages kept meanwhile would stand
+    // unused after. A settled tuned call keeps them (until an agreement
+    // changes its choice: a new layout, a new set), as halo loops need:
+    // repeated nonblocking calls read 0.90-0.94x the MPI's own without.
     ++sequence.calls;
-    op.start(0, !op.tuned());
+    op.start(0, !op.decision().trying);
     return;
   }
   // The other calls take windows 1 to tag_windows - 1 in turn (0 if it is the only one).

@@ -129,8 +129,8 @@ void agree_deferred(CommState& state, algos::Tuner& tuner, bool alltoall) {
   }
   if (h.pending && h.pending->alltoall() == alltoall && tuner.settle_due()) {
     settle_pending(h);
-  } else {
-    look_at_agreement(state);
+  } else if (h.pending) {
+    h.pending->look();
   }
   if (!tuner.agreement_due()) return;
   if (h.pending) settle_pending(h);  // the other family's
@@ -138,10 +138,6 @@ void agree_deferred(CommState& state, algos::Tuner& tuner, bool alltoall) {
   h.pending = std::make_unique<DeferredAgreement>(alltoall, tuner.payload());
   h.pending->start(channel_comm(state), info.rank, info.size, state.own->shared ? &info.process_of : nullptr,
                    state.own->ack_tag);
-}
-
-void look_at_agreement(CommState& state) {
-  if (state.tuning && state.tuning->pending) state.tuning->pending->look();
 }
 
 TrialTicket take_trial_ticket(CommState& state, algos::Tuner& tuner, bool alltoall, std::uint64_t started_ns) {

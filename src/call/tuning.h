@@ -68,15 +68,12 @@ const algos::Tuner* existing_tuner(const CommState& state, bool alltoall, bool n
 // rank 0 says what each settled size took and why, one line each.
 void agree_if_due(algos::Tuner& tuner, MPI_Comm graph_comm, const GraphInfo& info, bool alltoall);
 
-// A nonblocking tuned call's steps, after begin_call(): records the times
-// of the family's calls done since, settles the agreement in flight where
-// it is due (completing its reduction), or looks at it once, and starts
-// the reduction of one that is due.
+// A nonblocking tuned call's steps, after begin_call() (a repeat of a kept
+// decision too): records the times of the family's calls done since,
+// settles the agreement in flight where it is due (completing its
+// reduction), or looks at it once, and starts the reduction of one that
+// is due.
 void agree_deferred(CommState& state, algos::Tuner& tuner, bool alltoall);
-
-// A nonblocking tuned call that repeats its kept decision: one look at the
-// handle's agreement in flight, if any, so that its rounds move on.
-void look_at_agreement(CommState& state);
 
 // A nonblocking trial call's ticket (call/trial_ticket.h), taken at its
 // start.

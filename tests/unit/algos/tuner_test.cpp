@@ -179,7 +179,9 @@ TEST(Tuner, AClearModelChoiceIsNeverTried) {
     EXPECT_EQ(w.call(every_rank({4096}), truth), std::vector<Variant>{Variant::kLinear});
     EXPECT_FALSE(w.ranks[0]->trial());
   }
-  EXPECT_EQ(w.ranks[0]->phase(), Tuner::Phase::kWatching);
+  // Nothing uncertain at any size and no aggregated offered: no agreement.
+  EXPECT_EQ(w.ranks[0]->phase(), Tuner::Phase::kClosed);
+  EXPECT_EQ(w.agreements, 0);
 }
 
 TEST(Tuner, SettlesOnTheMeasuredFastestEveryRankAlike) {
@@ -263,6 +265,27 @@ TEST(Tuner, BelowTheForwardingFloorEveryBlockIsLinearAndUntried) {
     EXPECT_EQ(t->settled(tune_bucket(128 * 1024)), static_cast<int>(Variant::kLeader));
     EXPECT_EQ(t->settled(tune_bucket(16 * 1024)), Tuner::kUnsettled);
   }
+}
+
+TEST(Tuner, NothingUncertainAndNoBundlesMeansNoAgreementEver) {
+  // Leader predicted 3x faster than linear everywhere (outside factor 2),
+  // no aggregated offered: closed from the start, the model's choice.
+  CostTable model = table(0.3, 2.0);
+  model.drop(Variant::kAggregated);
+  Tuner t(model, model, kDefaultTuneFactor);
+  EXPECT_EQ(t.phase(), Tuner::Phase::kClosed);
+  for (int c = 0; c < 100; ++c) {
+    t.begin_call();
+    EXPECT_FALSE(t.agreement_due());
+    EXPECT_EQ(t.choose(4096), Variant::kLeader);
+    EXPECT_FALSE(t.trial());
+  }
+  // With aggregated offered, agreements stay (they may turn bundles off).
+  const CostTable with = table(0.3, 0.2);
+  const CostTable offered = with.offered();
+  EXPECT_NE(Tuner(with, offered, kDefaultTuneFactor).phase(), Tuner::Phase::kClosed);
+  // And a floor that leaves every bucket untried closes it too.
+  EXPECT_EQ(Tuner(model, model, 1000.0, Tuner::Deferral{}, std::uint64_t{1} << 42).phase(), Tuner::Phase::kClosed);
 }
 
 TEST(Tuner, ATimeThatEndsAfterAnAgreementItsCallPrecededIsDropped) {
