@@ -26,7 +26,8 @@
 // settled the sizes each case uses, and a settled tuned call keeps its
 // messages, so the cache below is warm; compared after 1,000 calls it grew
 // by 2-3 requests a rank in half the runs, and stayed flat from 24,000 to
-// 600,000 calls) and cycles, at the end of each phase (the last whole round), on
+// 600,000 calls) and after the first --early-cycles cycles (1,000), at the
+// end of each phase (the last whole round), on
 // every rank: resident memory (/proc/self/statm) at most 2 MiB more, as many
 // open file descriptors (/proc/self/fd), no more MPI handles held by
 // nbrcoll (report/held_handles.h; this program is linked with the static
@@ -494,7 +495,8 @@ int main(int argc, char** argv) {
   begin();
   long calls = 200000;
   long cycles = 20000;
-  long early = 24000;
+  long early = 24000;        // calls
+  long early_cycles = 1000;  // cycles: each frees its graph, so nothing stays warm
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::strcmp(argv[i], "--calls") == 0)
       calls = std::atol(argv[++i]);
@@ -502,12 +504,14 @@ int main(int argc, char** argv) {
       cycles = std::atol(argv[++i]);
     else if (std::strcmp(argv[i], "--early") == 0)
       early = std::atol(argv[++i]);
+    else if (std::strcmp(argv[i], "--early-cycles") == 0)
+      early_cycles = std::atol(argv[++i]);
   }
   const char* path = report_file();
   if (g_rank == 0 && path != nullptr) std::remove(path);  // a report of an earlier run
   Types types;
   run_calls(calls, early, types);
-  run_cycles(cycles, early, types);
+  run_cycles(cycles, early_cycles, types);
   if (g_rank == 0) {
     std::printf("soak: calls per rank by mode:");
     for (const Mode m : modes())
