@@ -69,7 +69,7 @@ unsigned tune_candidates(const CostTable& model, int k, double factor) {
   return mask;
 }
 
-Tuner::Tuner(const CostTable& model, const CostTable& offered, double factor, Deferral deferral,
+Tuner::Tuner(const CostTable& model, const CostTable& offered, double factor, AgreementDeferral deferral,
              std::uint64_t forward_from)
     : model_(model),
       offered_(offered),

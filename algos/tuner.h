@@ -98,21 +98,20 @@ struct AgreementDeferral {
 
 class Tuner {
  public:
-  using Deferral = AgreementDeferral;
   enum class Phase : std::uint8_t { kTrying, kWatching, kClosed };
   // `model`: the predictions (candidates); `offered`: what auto chooses
   // from without tuning (the model's choice). Both outlive the tuner.
   // `forward_from` (a power of two: a bucket's edge): every block below it
   // takes linear, untried (nonblocking calls whose forwarding moves only
   // inside MPI calls: algos::nonblocking_variant).
-  Tuner(const CostTable& model, const CostTable& offered, double factor, Deferral deferral = {},
+  Tuner(const CostTable& model, const CostTable& offered, double factor, AgreementDeferral deferral = {},
         std::uint64_t forward_from = 0);
 
   // ---- One call: begin_call(), then an agreement where agreement_due()
   // (payload(), its maximum over ranks, settle()), choose() per block, then
   // end_call() with the call's time where the call was a trial.
   // Whether this call must first agree (every rank alike): take payload()
-  // and reduce it. A tuner made with a Deferral (for nonblocking calls,
+  // and reduce it. A tuner made with an AgreementDeferral (for nonblocking calls,
   // whose start must not wait for peers) is due `start` calls late, so
   // that the calls still in flight there report their times first, and
   // settles `settle` calls after the agreement's nominal call, where
@@ -225,7 +224,7 @@ class Tuner {
   std::uint64_t calls_ = 0;    // calls begun
   std::uint64_t current_ = 0;  // this call's index (calls_ - 1 once begun)
   std::uint64_t next_agreement_ = kTryCalls;
-  Deferral deferral_;
+  AgreementDeferral deferral_;
   std::uint64_t forward_from_ = 0;
   // Whether bucket k lies below forward_from_ (linear, untried).
   [[nodiscard]] bool below_forwarding(int k) const { return bucket_high(k) < forward_from_; }

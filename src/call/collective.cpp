@@ -89,7 +89,7 @@ int blocking_body(const UserCall& c) {
     drive_to_end(op);
     rc = op.error();
     // A call on trial is timed for auto's measured choice (call/tuning.h).
-    if (d.trial) tuner_for(*state, c.alltoall())->end_call(tuning_clock_ns() - s.trial_started_ns);
+    if (d.trial) tuner_for(*state, c.alltoall())->end_call(tuning_clock_ns() - s.trial.started_ns);
     if constexpr (kReport) tally_blocking_call(c.kind, op, clock.ticks());
   }
   if (rc != MPI_SUCCESS) report_error(c, Mode::kBlocking, rc);

@@ -222,10 +222,6 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
   // Whether every block goes linear by a rule every rank applies alike (the
   // setting, the mode, the graph; never a block's size).
   bool linear_by_rule = true;
-  // The variants may change at the next call though nothing else does: a
-  // tuner trying (every call its turn). Such a decision is not kept for a
-  // repeat.
-  bool changes_by_itself = false;
   if (algo.is(Variant::kLinear)) {
     all(Variant::kLinear);
     d.why = "NBRCOLL_ALGO";
@@ -294,12 +290,9 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
     assign_variants(schedule, s.layout, once_per_size([tuner](std::uint64_t b) { return tuner->choose(b); }), variant);
     d.tuned = true;
     d.trial = tuner->trial();
-    changes_by_itself = tuner->phase() == algos::Tuner::Phase::kTrying;
-    d.trying = changes_by_itself;
+    d.trying = tuner->phase() == algos::Tuner::Phase::kTrying;
     d.tune_epoch = tuner->epoch();
-    if (d.trial) s.trial_started_ns = tuning_clock_ns();
-    if (d.trial && mode != Mode::kBlocking)
-      s.trial = take_trial_ticket(*state, *tuner, c.alltoall(), s.trial_started_ns);
+    if (d.trial) s.trial = take_trial_ticket(*state, *tuner, c.alltoall(), mode != Mode::kBlocking);
     d.why = d.trial ? "auto: variants on trial where the cost model ranks them close"
                     : "auto: the measured or the cost model's cheapest per block";
   } else if (mode != Mode::kBlocking && forwarding_progress_everywhere() != ForwardingProgress::kThread) {
@@ -334,7 +327,8 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
         std::all_of(variant.begin(), variant.end(), [](Variant v) { return v == Variant::kLinear; });
     d.path = all_linear && !s.choice.bundles && !schedule.forwards(Variant::kLinear) ? Path::kLinear : Path::kEngine;
     d.linear_everywhere = linear_by_rule && d.path == Path::kLinear;
-    if (d.path == Path::kLinear && !changes_by_itself) s.repeat.remember(c, mode, algo, s.args, s.layout, d);
+    // A tuner trying changes the variants at its own turns: not kept.
+    if (d.path == Path::kLinear && !d.trying) s.repeat.remember(c, mode, algo, s.args, s.layout, d);
   }
   return done();
 }

@@ -28,15 +28,22 @@ struct Stepping : DepthMark {
 }  // namespace
 
 // Every registered agreement but `skip`, polled once where no one else
-// steps it. The registry's lock is held throughout, so none is destroyed
-// meanwhile (a destructor takes it to leave the registry).
-void look_at_others(const DeferredAgreement* skip) {
+// steps it; whether any is still open (or stepped elsewhere). The
+// registry's lock is held throughout, so none is destroyed meanwhile (a
+// destructor takes it to leave the registry).
+bool look_at_others(const DeferredAgreement* skip) {
+  bool open = false;
   const std::lock_guard<std::mutex> registry(g_registry_lock);
   for (DeferredAgreement* p : g_registry) {
-    if (p == skip || !p->lock_.try_lock()) continue;
-    p->poll_locked();
+    if (p == skip) continue;
+    if (!p->lock_.try_lock()) {
+      open = true;
+      continue;
+    }
+    open = !p->poll_locked() || open;
     p->lock_.unlock();
   }
+  return open;
 }
 
 bool DeferredAgreement::poll_locked() {
@@ -76,7 +83,6 @@ const std::vector<std::int64_t>& DeferredAgreement::complete() {
         if (rc != MPI_SUCCESS) {
           log(LogLevel::kWarn, "auto's nonblocking timing agreement failed; nothing settles at this call");
           terms_.assign(terms_.size(), 0);
-          started_ = MPI_ERR_OTHER;
         }
         completed_ = true;
         return terms_;
@@ -88,9 +94,9 @@ const std::vector<std::int64_t>& DeferredAgreement::complete() {
 }
 
 DeferredAgreement::~DeferredAgreement() {
+  if (!registered_) return;
   int finalized = 1;
   PMPI_Finalized(&finalized);
-  if (!registered_) return;
   if (!finalized && !completed_) complete();
   const std::lock_guard<std::mutex> registry(g_registry_lock);
   g_registry.erase(std::find(g_registry.begin(), g_registry.end(), this));
@@ -105,18 +111,7 @@ void look_at_deferred_agreements() {
 
 void finish_deferred_agreements() {
   const Stepping here;
-  for (;;) {
-    bool open = false;
-    {
-      const std::lock_guard<std::mutex> registry(g_registry_lock);
-      for (DeferredAgreement* p : g_registry) {
-        const std::lock_guard<std::mutex> hold(p->lock_);
-        open = !p->poll_locked() || open;
-      }
-    }
-    if (!open) return;
-    sched_yield();
-  }
+  while (look_at_others(nullptr)) sched_yield();
 }
 
 }  // namespace nbrcoll

@@ -39,8 +39,7 @@ class DeferredAgreement {
   [[nodiscard]] bool alltoall() const { return alltoall_; }
 
  private:
-  friend void look_at_others(const DeferredAgreement* skip);
-  friend void finish_deferred_agreements();
+  friend bool look_at_others(const DeferredAgreement* skip);
   bool poll_locked();  // one poll under lock_; whether it is over
 
   std::mutex lock_;  // whoever steps it: its handle's call, a look, a waiting rank

@@ -42,9 +42,8 @@ struct CallScratch {
   // Which layout the scratch holds (decide() counts one up for every call
   // it measures anew), and the host fast path's kept receives and sends.
   std::uint64_t layout_generation = 0;
-  // decide(): when a blocking trial call (Decision::trial) started, for
-  // its time; a nonblocking one's ticket, spent when the call is done.
-  std::uint64_t trial_started_ns = 0;
+  // decide(): a trial call's (Decision::trial) ticket, its start time for
+  // its measure; a nonblocking one's is spent when the call is done.
   TrialTicket trial;
   StandingMessages kept_recvs;
   StandingMessages kept_sends;

@@ -1,6 +1,7 @@
-// A nonblocking trial call's ticket (call/tuning.h): what its time is for,
-// taken at its start, and where the time goes once the call is done, from
-// whichever thread finds it done (call/progress.cpp).
+// A trial call's ticket (call/tuning.h), taken at its start: when it
+// started, and for a nonblocking call what its time is for and where the
+// time goes once the call is done, from whichever thread finds it done
+// (call/progress.cpp).
 #pragma once
 
 #include <atomic>
@@ -25,7 +26,7 @@ struct TrialInbox {
 
 struct TrialTicket {
   algos::Tuner::Trial trial;
-  std::shared_ptr<TrialInbox> inbox;  // null: no trial
+  std::shared_ptr<TrialInbox> inbox;  // null: a blocking call's (or none)
   std::uint64_t started_ns = 0;
 };
 

@@ -140,8 +140,9 @@ void agree_deferred(CommState& state, algos::Tuner& tuner, bool alltoall) {
                    state.own->ack_tag);
 }
 
-TrialTicket take_trial_ticket(CommState& state, algos::Tuner& tuner, bool alltoall, std::uint64_t started_ns) {
-  return TrialTicket{tuner.take_trial(), state.tuning->inbox[alltoall ? 1 : 0], started_ns};
+TrialTicket take_trial_ticket(CommState& state, algos::Tuner& tuner, bool alltoall, bool nonblocking) {
+  if (!nonblocking) return TrialTicket{{}, nullptr, tuning_clock_ns()};
+  return TrialTicket{tuner.take_trial(), state.tuning->inbox[alltoall ? 1 : 0], tuning_clock_ns()};
 }
 
 void trial_done(TrialTicket& ticket) {

@@ -75,9 +75,10 @@ void agree_if_due(algos::Tuner& tuner, MPI_Comm graph_comm, const GraphInfo& inf
 // is due.
 void agree_deferred(CommState& state, algos::Tuner& tuner, bool alltoall);
 
-// A nonblocking trial call's ticket (call/trial_ticket.h), taken at its
-// start.
-TrialTicket take_trial_ticket(CommState& state, algos::Tuner& tuner, bool alltoall, std::uint64_t started_ns);
+// A trial call's ticket (call/trial_ticket.h), taken at its start, now: a
+// blocking call's holds only the time (its end_call() follows at once), a
+// nonblocking call's the trial and the inbox its time goes to too.
+TrialTicket take_trial_ticket(CommState& state, algos::Tuner& tuner, bool alltoall, bool nonblocking);
 
 // Monotonic nanoseconds, for a trial call's time.
 std::uint64_t tuning_clock_ns();

@@ -55,19 +55,20 @@ struct World {
   // Nonblocking calls (none, 0: blocking): agreements reduced over the
   // deferral's calls, and a call's time recorded once `in_flight` later
   // calls have begun (its trial ticket taken at its start).
-  Tuner::Deferral deferral;
+  AgreementDeferral deferral;
   std::size_t in_flight = 0;
   std::vector<std::int64_t> pending_sum;
   std::vector<std::vector<std::pair<Tuner::Trial, std::uint64_t>>> unfinished;
-  World(const CostTable& m, int r, double factor = kDefaultTuneFactor, Tuner::Deferral d = {},
-        std::size_t calls_in_flight = 0)
+  World(const CostTable& m, int r, double factor = kDefaultTuneFactor, AgreementDeferral d = {},
+        std::size_t calls_in_flight = 0, std::uint64_t forward_from = 0)
       : model(m),
         offered(m.offered()),
         previous(static_cast<std::size_t>(r)),
         deferral(d),
         in_flight(calls_in_flight),
         unfinished(static_cast<std::size_t>(r)) {
-    for (int i = 0; i < r; ++i) ranks.push_back(std::make_unique<Tuner>(model, offered, factor, deferral));
+    for (int i = 0; i < r; ++i)
+      ranks.push_back(std::make_unique<Tuner>(model, offered, factor, deferral, forward_from));
   }
   // One call; returns the variant every rank took per size (they must agree).
   std::vector<Variant> call(const std::function<std::vector<std::uint64_t>(int)>& sizes_of, const Truth& truth) {
@@ -210,7 +211,7 @@ TEST(Tuner, NonblockingCallsAgreeLaterAndEachCallCountsItsOwnTime) {
   // and agreements reduced from 2 to 8 calls after they are due: every rank
   // still takes the same variant at every call, settles on the truly
   // fastest, and follows the program to its next size.
-  World w(table(1.3, 1.6), 4, kDefaultTuneFactor, Tuner::Deferral{2, 8}, 2);
+  World w(table(1.3, 1.6), 4, kDefaultTuneFactor, AgreementDeferral{2, 8}, 2);
   const Truth truth = [](Variant v, std::uint64_t) {
     return v == Variant::kLeader ? 500.0 : v == Variant::kAggregated ? 800.0 : 1000.0;
   };
@@ -230,38 +231,24 @@ TEST(Tuner, NonblockingCallsAgreeLaterAndEachCallCountsItsOwnTime) {
 TEST(Tuner, BelowTheForwardingFloorEveryBlockIsLinearAndUntried) {
   // Leader predicted faster everywhere and aggregated within the factor,
   // but offered without aggregated and forwarding only from 64 KiB (the
-  // MPI's progress loop): 16 KiB blocks take linear untried, 128 KiB ones
-  // are tried between linear and leader only and settle on the truth.
+  // MPI's progress loop): 16 KiB blocks (and the floor's last byte) take
+  // linear untried, 128 KiB ones are tried between linear and leader only
+  // and settle on the truth.
   CostTable model = table(0.7, 0.9);
   model.drop(Variant::kAggregated);
-  const CostTable offered = model;
-  std::vector<std::unique_ptr<Tuner>> ranks;
-  for (int r = 0; r < 3; ++r)
-    ranks.push_back(std::make_unique<Tuner>(model, offered, 1000.0, Tuner::Deferral{}, 64 * 1024));
-  const auto truth = [](Variant v) { return v == Variant::kLinear ? 900.0 : 500.0; };
+  World w(model, 3, 1000.0, AgreementDeferral{}, 0, 64 * 1024);
+  const Truth truth = [](Variant v, std::uint64_t) { return v == Variant::kLinear ? 900.0 : 500.0; };
   std::vector<bool> used(kVariantCount, false);
   for (int c = 0; c < 200; ++c) {
-    for (auto& t : ranks) t->begin_call();
-    if (ranks[0]->agreement_due()) {
-      std::vector<std::int64_t> most(Tuner::payload_size(), 0);
-      for (auto& t : ranks) {
-        const auto p = t->payload();
-        for (std::size_t i = 0; i < most.size(); ++i) most[i] = std::max(most[i], p[i]);
-      }
-      for (auto& t : ranks) t->settle(most);
-    }
-    for (auto& t : ranks) {
-      EXPECT_FALSE(t->bundles());
-      EXPECT_EQ(t->choose(16 * 1024), Variant::kLinear);
-      EXPECT_EQ(t->choose(65535), Variant::kLinear);
-      const Variant big = t->choose(128 * 1024);
-      EXPECT_NE(big, Variant::kAggregated);
-      used[static_cast<std::size_t>(big)] = true;
-      if (t->trial()) t->end_call(static_cast<std::uint64_t>(truth(big)));
-    }
+    const std::vector<Variant> v = w.call(every_rank({16 * 1024, 65535, 128 * 1024}), truth);
+    EXPECT_EQ(v[0], Variant::kLinear);
+    EXPECT_EQ(v[1], Variant::kLinear);
+    EXPECT_NE(v[2], Variant::kAggregated);
+    EXPECT_FALSE(w.ranks[0]->bundles());
+    used[static_cast<std::size_t>(v[2])] = true;
   }
   EXPECT_TRUE(used[static_cast<std::size_t>(Variant::kLinear)] && used[static_cast<std::size_t>(Variant::kLeader)]);
-  for (auto& t : ranks) {
+  for (auto& t : w.ranks) {
     EXPECT_EQ(t->settled(tune_bucket(128 * 1024)), static_cast<int>(Variant::kLeader));
     EXPECT_EQ(t->settled(tune_bucket(16 * 1024)), Tuner::kUnsettled);
   }
@@ -285,7 +272,7 @@ TEST(Tuner, NothingUncertainAndNoBundlesMeansNoAgreementEver) {
   const CostTable offered = with.offered();
   EXPECT_NE(Tuner(with, offered, kDefaultTuneFactor).phase(), Tuner::Phase::kClosed);
   // And a floor that leaves every bucket untried closes it too.
-  EXPECT_EQ(Tuner(model, model, 1000.0, Tuner::Deferral{}, std::uint64_t{1} << 42).phase(), Tuner::Phase::kClosed);
+  EXPECT_EQ(Tuner(model, model, 1000.0, AgreementDeferral{}, std::uint64_t{1} << 42).phase(), Tuner::Phase::kClosed);
 }
 
 TEST(Tuner, ATimeThatEndsAfterAnAgreementItsCallPrecededIsDropped) {
