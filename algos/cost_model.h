@@ -260,7 +260,8 @@ struct CostTable {
 // meanwhile. Blocks from kForwardedNonblockingBlock up travel by
 // rendezvous in the MPI too, which needs both ends inside MPI calls, so
 // there linear waits for the computation as forwarding does and the model's
-// comparison holds. Below it: linear. Never aggregated: a bundle's owner
+// comparison holds. Below it: linear by the model alone (the measured
+// choice may forward there, where timed faster: Tuner's forward_from). Never aggregated: a bundle's owner
 // waits for every block of its node, and a nonblocking call of the
 // aggregated plan measured 0.48-1.63x the MPI's own at 1-64 KiB
 // (bench/RESULTS.md, "Progress inside the MPI's calls").

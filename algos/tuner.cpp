@@ -98,8 +98,8 @@ Tuner::Tuner(const CostTable& model, const CostTable& offered, double factor, Ag
 unsigned Tuner::candidates(int k) const {
   std::int16_t& c = candidates_[static_cast<std::size_t>(k)];
   if ((c & kComputed) == 0)
-    c = static_cast<std::int16_t>(kComputed |
-                                  (below_forwarding(k) ? bit(Variant::kLinear) : tune_candidates(model_, k, factor_)));
+    c = static_cast<std::int16_t>(
+        kComputed | (tune_candidates(model_, k, factor_) | (below_forwarding(k) ? bit(Variant::kLinear) : 0U)));
   return static_cast<unsigned>(c) & 0xFFU;
 }
 
@@ -157,7 +157,9 @@ Variant Tuner::choose_in(int k, std::uint64_t bytes) {
   }
   // Where every size takes linear the model's table is not read: its
   // interpolation cost a call of many blocks more than the rest of its choice.
-  if (linear_everywhere() || below_forwarding(k)) return Variant::kLinear;
+  if (linear_everywhere()) return Variant::kLinear;
+  // Below the floor forwarding goes only where timed faster.
+  if (below_forwarding(k)) return settled_[uk] >= 0 ? static_cast<Variant>(settled_[uk]) : Variant::kLinear;
   Variant v = settled_[uk] >= 0 ? static_cast<Variant>(settled_[uk]) : offered_.cheapest(bytes);
   // Aggregated only in calls whose bundles travel; else the model's best
   // of the others (a size the last agreement did not see in use).

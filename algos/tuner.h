@@ -101,9 +101,13 @@ class Tuner {
   enum class Phase : std::uint8_t { kTrying, kWatching, kClosed };
   // `model`: the predictions (candidates); `offered`: what auto chooses
   // from without tuning (the model's choice). Both outlive the tuner.
-  // `forward_from` (a power of two: a bucket's edge): every block below it
-  // takes linear, untried (nonblocking calls whose forwarding moves only
-  // inside MPI calls: algos::nonblocking_variant).
+  // `forward_from` (a power of two: a bucket's edge): a block below it
+  // forwards only where timed faster than linear, never by the model alone
+  // (nonblocking calls whose forwarding moves only inside MPI calls: the
+  // model cannot know whether the application computes between start and
+  // completion, the timings can; algos::nonblocking_variant). There linear
+  // is a candidate beside the model's, and the choice until a bucket
+  // settles.
   Tuner(const CostTable& model, const CostTable& offered, double factor, AgreementDeferral deferral = {},
         std::uint64_t forward_from = 0);
 
@@ -226,7 +230,7 @@ class Tuner {
   std::uint64_t next_agreement_ = kTryCalls;
   AgreementDeferral deferral_;
   std::uint64_t forward_from_ = 0;
-  // Whether bucket k lies below forward_from_ (linear, untried).
+  // Whether bucket k lies below forward_from_ (linear unless timed otherwise).
   [[nodiscard]] bool below_forwarding(int k) const { return bucket_high(k) < forward_from_; }
   std::uint64_t agreements_ = 0;
   int watches_ = 0;  // watching agreements in a row

@@ -27,9 +27,14 @@ constexpr std::size_t kGuard = 64;  // guard bytes around the receive blocks (an
 // The same calls again, each with o.compute's computation between its start
 // and its wait (validated as before): one overlap row per algorithm beside
 // the pure timings `pure` of this size.
-void add_overlap_rows(const Options& o, const World& w, std::uint64_t size, const std::vector<Timed>& pure,
-                      const std::vector<std::unique_ptr<NeighborCall>>& calls, CallSteps steps, std::uint64_t& call,
-                      std::vector<Row>& rows) {
+// `calls`: each algorithm's call; auto's is on a graph of its own
+// (run_neighbor), which settles here first behind the same computation, as
+// a program that computes between start and wait tunes it (its tuner times
+// a call from its start to its completion, computation included).
+// Returns the calls that settling made (0: none).
+int add_overlap_rows(const Options& o, const World& w, std::uint64_t size, const std::vector<Timed>& pure,
+                     const std::vector<NeighborCall*>& calls, const std::vector<MPI_Comm>& comms, CallSteps steps,
+                     std::uint64_t& call, std::vector<Row>& rows) {
   const ComputeSpec& c = *o.compute;
   const std::size_t na = o.algos.size();
   const auto native = static_cast<std::size_t>(std::find(o.algos.begin(), o.algos.end(), "native") - o.algos.begin());
@@ -40,6 +45,11 @@ void add_overlap_rows(const Options& o, const World& w, std::uint64_t size, cons
     spent[a].push_back(compute_for(c.kind, target));
     calls[a]->wait();
   };
+  int settled = 0;
+  for (std::size_t a = 0; a < na; ++a) {
+    if (o.algos[a] == "auto" && o.mode == Mode::kNonblocking)
+      settled += settle(a, o.algos[a], comms[a], kSettleLimit, call, steps);
+  }
   const std::vector<Timed> overall = time_interleaved(o.algos, o.warmup, o.iters, call, steps);
   for (std::size_t a = 0; a < na; ++a) {
     std::vector<double> timed(spent[a].end() - o.iters, spent[a].end());
@@ -59,6 +69,7 @@ void add_overlap_rows(const Options& o, const World& w, std::uint64_t size, cons
     r.overlap_pct = overlap_percent(pure[a].us.median, compute_us, overall[a].us.median);
     rows.push_back(r);
   }
+  return settled;
 }
 
 }  // namespace
@@ -117,6 +128,15 @@ Outcome run_neighbor(const Options& o, const World& w, const Graph& g) {
     select_algo(a);
     comms.push_back(create_graph(spec));
   }
+  // The overlap table's calls: auto's nonblocking ones on a graph of their
+  // own, so that they tune behind the computation (add_overlap_rows) while
+  // the pure table's tune waited for at once; the others on the same graphs.
+  std::vector<MPI_Comm> overlap_comms = comms;
+  for (std::size_t a = 0; a < o.algos.size(); ++a) {
+    if (!o.compute || o.algos[a] != "auto" || o.mode != Mode::kNonblocking) continue;
+    select_algo(o.algos[a]);
+    overlap_comms[a] = create_graph(spec);
+  }
 
   Checker chk;
   std::uint64_t call = 1;
@@ -142,10 +162,17 @@ Outcome run_neighbor(const Options& o, const World& w, const Graph& g) {
     // One call object per algorithm, made with it selected (persistent: the
     // request is initialised then); freed before the buffers.
     std::vector<std::unique_ptr<NeighborCall>> calls;
+    std::vector<NeighborCall*> overlap_calls;
+    std::vector<std::unique_ptr<NeighborCall>> own_overlap_calls;
     for (std::size_t a = 0; a < o.algos.size(); ++a) {
       select_algo(o.algos[a]);
-      calls.push_back(std::make_unique<NeighborCall>(o.op, o.mode, ex, dev ? dsend->data() : send.data(),
-                                                     dev ? drecv->data() : recv.data(), comms[a]));
+      const auto make = [&](MPI_Comm c) {
+        return std::make_unique<NeighborCall>(o.op, o.mode, ex, dev ? dsend->data() : send.data(),
+                                              dev ? drecv->data() : recv.data(), c);
+      };
+      calls.push_back(make(comms[a]));
+      if (overlap_comms[a] != comms[a]) own_overlap_calls.push_back(make(overlap_comms[a]));
+      overlap_calls.push_back(overlap_comms[a] != comms[a] ? own_overlap_calls.back().get() : calls.back().get());
     }
     CallSteps steps;
     if (o.validate) {
@@ -174,9 +201,9 @@ Outcome run_neighbor(const Options& o, const World& w, const Graph& g) {
     };
     // auto is timed as a program that repeats the call runs it: once its
     // tuning has settled on this size (blocking calls tune, and nonblocking
-    // ones where a progress thread forwards; persistent ones never: their
-    // init chose). Nonblocking calls settle as this table times them,
-    // waited for at once; the overlap table's calls keep that choice.
+    // ones; persistent ones never: their init chose). Nonblocking calls
+    // settle as this table times them, waited for at once; the overlap
+    // table's settle behind its computation, on a graph of their own.
     for (std::size_t a = 0; a < o.algos.size(); ++a) {
       if (o.algos[a] != "auto" || o.mode == Mode::kPersistent) continue;
       const int made = settle(a, o.algos[a], comms[a], kSettleLimit, call, steps);
@@ -203,7 +230,12 @@ Outcome run_neighbor(const Options& o, const World& w, const Graph& g) {
                           {},
                           {}});
     }
-    if (o.compute) add_overlap_rows(o, w, size, sums, calls, steps, call, res.rows);
+    if (o.compute) {
+      const int made = add_overlap_rows(o, w, size, sums, overlap_calls, overlap_comms, steps, call, res.rows);
+      if (made > 0)
+        res.settled +=
+            (res.settled.empty() ? "" : ", ") + format_size(size) + " behind computation " + std::to_string(made);
+    }
     progress(w.rank, ++step, o.sizes.size(), "size " + format_size(size));
   }
   res.failed = report_failures(chk, w.rank);
@@ -220,6 +252,9 @@ Outcome run_neighbor(const Options& o, const World& w, const Graph& g) {
     return 0;
   };
   res.traffic = collect_traffic(o.op, o.algos, comms, w, spec.out, edge_bytes, piece_bytes);
+  for (std::size_t a = 0; a < comms.size(); ++a) {
+    if (overlap_comms[a] != comms[a]) MPI_Comm_free(&overlap_comms[a]);
+  }
   for (MPI_Comm& c : comms) MPI_Comm_free(&c);
   // Rounds of creation and calls: the op at the smallest size, in the
   // run's mode (a persistent request made and started on each graph).

@@ -91,7 +91,8 @@ algos::Tuner* tuner_for(CommState& state, bool alltoall, bool nonblocking) {
     const algos::AgreementDeferral deferral = nonblocking ? nonblocking_deferral(info) : algos::AgreementDeferral{};
     if (nonblocking && forwarding_progress_everywhere() != ForwardingProgress::kThread) {
       // The MPI's progress loop forwards (allgathers only: decide.cpp):
-      // the rule of algos::nonblocking_variant, its forwarding measured.
+      // the rule of algos::nonblocking_variant from its floor, and below
+      // it forwarding only where timed faster than linear.
       h.loop_model = info.gather_model;
       h.loop_model.drop(algos::Variant::kAggregated);
       h.loop_offered = info.gather_costs;

@@ -262,7 +262,8 @@ const std::vector<EnvVarInfo>& env_vars() {
       {"NBRCOLL_PROGRESS", "calls|mpi|thread|thread-always[:US]", "mpi",
        "what advances nonblocking and persistent calls between start and completion: calls: the application's MPI "
        "calls that nbrcoll intercepts; mpi: also every MPI call of the application that waits or tests (Open MPI's "
-       "progress loop; auto's nonblocking allgathers then forward blocks from 64 KiB; calls where the MPI has no "
+       "progress loop; auto's nonblocking allgathers then forward blocks from 64 KiB, smaller ones where timed "
+       "faster; calls where the MPI has no "
        "such hook); or also a thread of nbrcoll's "
        "(MPI_THREAD_MULTIPLE asked of the MPI; the application still sees its "
        "own level), asleep while no call is in flight, polling every US microseconds (20) while one is; thread: "

@@ -14,8 +14,8 @@
 // kInFlight at a time, so that calls end after later ones began and
 // agreements are reduced across calls; the call between is a blocking one,
 // not one of their tuner's. Run with a progress thread in every process
-// (every kind tuned) or under the MPI's progress loop (allgathers' blocks
-// from 64 KiB tuned).
+// (every kind tuned) or under the MPI's progress loop (allgathers tuned
+// between linear and leader).
 #include <mpi.h>
 
 #include <array>

@@ -11,7 +11,9 @@
 # build a pair, alternating, the order flipped every pair. Writes
 # <build>_<pair>.txt and .log in $OUT (default: here, MODE/) and prints
 # summary.py's table. Build folders: absolute, or from the repository root.
-#   bash bench/results/nonblocking-tuning/run.sh OLD_BUILD NEW_BUILD  [PAIRS=3] [MODE=thread-always] [RPN=2] [ITERS=31]
+# MACHINE: a machine file for auto's cost model (default: none, the
+# built-in Frontier model).
+#   bash bench/results/nonblocking-tuning/run.sh OLD_BUILD NEW_BUILD  [PAIRS=3] [MODE=thread-always] [RPN=2] [ITERS=31] [MACHINE=FILE]
 source "$(dirname "$0")/../overlap/common.sh"
 mode=${MODE:-thread-always}
 O=${OUT:-$here/../nonblocking-tuning/$mode}
@@ -19,6 +21,7 @@ mkdir -p "$O"
 one_run() {
   echo "== pair $3, $1 build, NBRCOLL_PROGRESS=$mode" >&2
   BUILD=$2 ALGOS=linear,leader,aggregated,auto overlap_2x2 idle NBRCOLL_PROGRESS="$mode" NBRCOLL_DEBUG=info \
+    ${MACHINE:+NBRCOLL_MACHINE=$(realpath "$MACHINE")} \
     2>"$O/$1_$3.log" >"$O/$1_$3.txt"
 }
 alternate_builds "$1" "$2" one_run

@@ -228,29 +228,39 @@ TEST(Tuner, NonblockingCallsAgreeLaterAndEachCallCountsItsOwnTime) {
   EXPECT_EQ(w.call(every_rank({200}), aggregated_wins)[0], Variant::kAggregated);
 }
 
-TEST(Tuner, BelowTheForwardingFloorEveryBlockIsLinearAndUntried) {
-  // Leader predicted faster everywhere and aggregated within the factor,
-  // but offered without aggregated and forwarding only from 64 KiB (the
-  // MPI's progress loop): 16 KiB blocks (and the floor's last byte) take
-  // linear untried, 128 KiB ones are tried between linear and leader only
-  // and settle on the truth.
-  CostTable model = table(0.7, 0.9);
+TEST(Tuner, BelowTheForwardingFloorBlocksForwardOnlyWhereTimedFaster) {
+  // Leader predicted 3x faster than linear everywhere (outside the factor,
+  // so above the floor the model alone takes it) and offered without
+  // aggregated, forwarding untimed only from 64 KiB (the MPI's progress
+  // loop). Below the floor linear is tried beside leader and taken until
+  // the size settles, on what the timings say: linear where the
+  // application computes between start and wait (say), leader where it
+  // waits at once.
+  CostTable model = table(0.3, 0.9);
   model.drop(Variant::kAggregated);
-  World w(model, 3, 1000.0, AgreementDeferral{}, 0, 64 * 1024);
-  const Truth truth = [](Variant v, std::uint64_t) { return v == Variant::kLinear ? 900.0 : 500.0; };
-  std::vector<bool> used(kVariantCount, false);
-  for (int c = 0; c < 200; ++c) {
-    const std::vector<Variant> v = w.call(every_rank({16 * 1024, 65535, 128 * 1024}), truth);
-    EXPECT_EQ(v[0], Variant::kLinear);
-    EXPECT_EQ(v[1], Variant::kLinear);
-    EXPECT_NE(v[2], Variant::kAggregated);
-    EXPECT_FALSE(w.ranks[0]->bundles());
-    used[static_cast<std::size_t>(v[2])] = true;
-  }
-  EXPECT_TRUE(used[static_cast<std::size_t>(Variant::kLinear)] && used[static_cast<std::size_t>(Variant::kLeader)]);
-  for (auto& t : w.ranks) {
-    EXPECT_EQ(t->settled(tune_bucket(128 * 1024)), static_cast<int>(Variant::kLeader));
-    EXPECT_EQ(t->settled(tune_bucket(16 * 1024)), Tuner::kUnsettled);
+  for (const Variant faster : {Variant::kLinear, Variant::kLeader}) {
+    World w(model, 3, kDefaultTuneFactor, AgreementDeferral{}, 0, 64 * 1024);
+    const Truth truth = [faster](Variant v, std::uint64_t b) {
+      if (b >= 64 * 1024) return v == Variant::kLeader ? 500.0 : 900.0;
+      return v == faster ? 500.0 : 900.0;
+    };
+    std::vector<std::vector<bool>> used(2, std::vector<bool>(kVariantCount, false));
+    for (int c = 0; c < 200; ++c) {
+      const std::vector<Variant> v = w.call(every_rank({16 * 1024, 128 * 1024}), truth);
+      if (c == 0) {
+        EXPECT_EQ(v[0], Variant::kLinear);  // the first run is linear's
+      }
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        EXPECT_NE(v[i], Variant::kAggregated);
+        used[i][static_cast<std::size_t>(v[i])] = true;
+      }
+      EXPECT_FALSE(w.ranks[0]->bundles());
+    }
+    EXPECT_TRUE(used[0][static_cast<std::size_t>(Variant::kLinear)] &&
+                used[0][static_cast<std::size_t>(Variant::kLeader)]);
+    EXPECT_FALSE(used[1][static_cast<std::size_t>(Variant::kLinear)]);  // above the floor: the model's, untried
+    for (auto& t : w.ranks) EXPECT_EQ(t->settled(tune_bucket(16 * 1024)), static_cast<int>(faster));
+    EXPECT_EQ(w.call(every_rank({16 * 1024, 128 * 1024}), truth), (std::vector<Variant>{faster, Variant::kLeader}));
   }
 }
 
@@ -271,8 +281,14 @@ TEST(Tuner, NothingUncertainAndNoBundlesMeansNoAgreementEver) {
   const CostTable with = table(0.3, 0.2);
   const CostTable offered = with.offered();
   EXPECT_NE(Tuner(with, offered, kDefaultTuneFactor).phase(), Tuner::Phase::kClosed);
-  // And a floor that leaves every bucket untried closes it too.
-  EXPECT_EQ(Tuner(model, model, 1000.0, AgreementDeferral{}, std::uint64_t{1} << 42).phase(), Tuner::Phase::kClosed);
+  // Below a forwarding floor, leader predicted faster must be timed first:
+  // open; where leader is predicted 3x slower, nothing to try: closed.
+  EXPECT_NE(Tuner(model, model, kDefaultTuneFactor, AgreementDeferral{}, std::uint64_t{1} << 42).phase(),
+            Tuner::Phase::kClosed);
+  CostTable slow = table(3.0, 2.0);
+  slow.drop(Variant::kAggregated);
+  EXPECT_EQ(Tuner(slow, slow, kDefaultTuneFactor, AgreementDeferral{}, std::uint64_t{1} << 42).phase(),
+            Tuner::Phase::kClosed);
 }
 
 TEST(Tuner, ATimeThatEndsAfterAnAgreementItsCallPrecededIsDropped) {
