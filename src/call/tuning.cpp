@@ -182,4 +182,14 @@ bool tuning_busy(const CommState& state) {
   return false;
 }
 
+bool tuning_closed(const CommState& state) {
+  for (const bool nonblocking : {false, true}) {
+    for (const bool alltoall : {false, true}) {
+      const algos::Tuner* t = existing_tuner(state, alltoall, nonblocking);
+      if (t != nullptr && t->phase() != algos::Tuner::Phase::kClosed) return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace nbrcoll

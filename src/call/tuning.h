@@ -89,5 +89,8 @@ std::uint64_t tuning_clock_ns();
 // will try again. This rank's view (a benchmark asks every rank before it
 // times).
 bool tuning_busy(const CommState& state);
+// Whether every tuner the handle has made is closed (none: true): its
+// calls' plans no longer change by themselves, nor do their kept messages.
+bool tuning_closed(const CommState& state);
 
 }  // namespace nbrcoll

@@ -56,6 +56,11 @@ bool tuning_busy(MPI_Comm graph_comm) {
   return state != nullptr && nbrcoll::tuning_busy(*state);
 }
 
+bool tuning_closed(MPI_Comm graph_comm) {
+  const CommState* state = find_state(graph_comm);
+  return state == nullptr || nbrcoll::tuning_closed(*state);
+}
+
 bool nonblocking_forwards_on(MPI_Comm graph_comm, bool alltoall) {
   const CommState* state = find_state(graph_comm);
   return state != nullptr && nonblocking_may_forward(alltoall, *state->info);

@@ -45,6 +45,9 @@ bool set_up_without_agreement(MPI_Comm graph_comm);
 // themselves (call/tuning.h: tuning_busy), this rank's view; false where
 // nbrcoll holds no state for it.
 bool tuning_busy(MPI_Comm graph_comm);
+// Whether every tuner of `graph_comm`'s handle is closed, this rank's view
+// (call/tuning.h: tuning_closed); true where nbrcoll holds no state for it.
+bool tuning_closed(MPI_Comm graph_comm);
 // Whether auto may give nonblocking and persistent calls (alltoalls or
 // allgathers) on `graph_comm` a plan that forwards (call/decide.h:
 // nonblocking_may_forward); false where nbrcoll holds no state for it.
