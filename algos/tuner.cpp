@@ -158,9 +158,10 @@ Variant Tuner::choose_in(int k, std::uint64_t bytes) {
   // Where every size takes linear the model's table is not read: its
   // interpolation cost a call of many blocks more than the rest of its choice.
   if (linear_everywhere()) return Variant::kLinear;
-  // Below the floor forwarding goes only where timed faster.
-  if (below_forwarding(k)) return settled_[uk] >= 0 ? static_cast<Variant>(settled_[uk]) : Variant::kLinear;
-  Variant v = settled_[uk] >= 0 ? static_cast<Variant>(settled_[uk]) : offered_.cheapest(bytes);
+  // Unsettled below the floor: linear (forwarding there only where timed faster).
+  Variant v = settled_[uk] >= 0     ? static_cast<Variant>(settled_[uk])
+              : below_forwarding(k) ? Variant::kLinear
+                                    : offered_.cheapest(bytes);
   // Aggregated only in calls whose bundles travel; else the model's best
   // of the others (a size the last agreement did not see in use).
   if (v == Variant::kAggregated && !bundles()) v = without_aggregated_.cheapest(bytes);

@@ -74,7 +74,6 @@ class Operation {
   // path: every message posted at start, the MPI completes them): no
   // forwards, no bundles, no copies between waits.
   [[nodiscard]] bool posted_at_start() const { return std::holds_alternative<LinearRun>(run_); }
-  [[nodiscard]] bool tuned() const { return decision_.tuned; }
   // MPI_SUCCESS or the call's first error (valid once done).
   [[nodiscard]] int error() const { return error_; }
 

@@ -169,27 +169,31 @@ const algos::Tuner* existing_tuner(const CommState& state, bool alltoall, bool n
   return t ? &*t : nullptr;
 }
 
-bool tuning_busy(const CommState& state) {
-  if (state.info->plan_at_call != 0 && state.planning_calls < state.info->plan_at_call) return true;
+namespace {
+
+// Whether some tuner the handle has made and not closed satisfies `open`.
+template <class Pred>
+bool any_open_tuner(const CommState& state, Pred open) {
   for (const bool nonblocking : {false, true}) {
     for (const bool alltoall : {false, true}) {
       const algos::Tuner* t = existing_tuner(state, alltoall, nonblocking);
-      if (t != nullptr && t->phase() != algos::Tuner::Phase::kClosed &&
-          (t->phase() == algos::Tuner::Phase::kTrying || t->unsettled_seen() || t->mixed_seen()))
-        return true;
+      if (t != nullptr && t->phase() != algos::Tuner::Phase::kClosed && open(*t)) return true;
     }
   }
   return false;
 }
 
+}  // namespace
+
+bool tuning_busy(const CommState& state) {
+  if (state.info->plan_at_call != 0 && state.planning_calls < state.info->plan_at_call) return true;
+  return any_open_tuner(state, [](const algos::Tuner& t) {
+    return t.phase() == algos::Tuner::Phase::kTrying || t.unsettled_seen() || t.mixed_seen();
+  });
+}
+
 bool tuning_closed(const CommState& state) {
-  for (const bool nonblocking : {false, true}) {
-    for (const bool alltoall : {false, true}) {
-      const algos::Tuner* t = existing_tuner(state, alltoall, nonblocking);
-      if (t != nullptr && t->phase() != algos::Tuner::Phase::kClosed) return false;
-    }
-  }
-  return true;
+  return !any_open_tuner(state, [](const algos::Tuner&) { return true; });
 }
 
 }  // namespace nbrcoll
