@@ -70,13 +70,14 @@ unsigned tune_candidates(const CostTable& model, int k, double factor) {
 }
 
 Tuner::Tuner(const CostTable& model, const CostTable& offered, double factor, AgreementDeferral deferral,
-             std::uint64_t forward_from)
+             std::uint64_t forward_from, unsigned cold)
     : model_(model),
       offered_(offered),
       without_aggregated_(offered),
       factor_(factor),
       deferral_(deferral),
-      forward_from_(forward_from) {
+      forward_from_(forward_from),
+      cold_(cold & ((1U << kVariantCount) - 1)) {
   without_aggregated_.drop(Variant::kAggregated);
   model_aggregated_ =
       std::find(model.variants.begin(), model.variants.end(), Variant::kAggregated) != model.variants.end();
@@ -244,14 +245,24 @@ void Tuner::record(const Trial& trial, std::uint64_t ns) {
 }
 
 void Tuner::add_sample(const std::vector<std::pair<int, Variant>>& pairs, std::uint64_t ns) {
+  // A cold variant's first kRunCalls trial calls are counted, not timed.
+  unsigned cold_now = 0;
+  for (const auto& pair : pairs) cold_now |= cold_ & bit(pair.second);
   for (const auto& [k, v] : pairs) {
     Pair& p = pairs_[static_cast<std::size_t>(k)][static_cast<std::size_t>(v)];
     if (!p.warmed) {
       p.warmed = true;
-    } else if (p.count < kSamples) {
+    } else if (p.count < kSamples && (cold_now & bit(v)) == 0) {
       p.ns[p.count++] = ns;
     }
   }
+  for (std::size_t v = 0; v < kVariantCount; ++v) {
+    if ((cold_now & (1U << v)) != 0 && ++cold_calls_[v] >= kRunCalls) cold_ &= ~(1U << v);
+  }
+}
+
+unsigned Tuner::warm() const {
+  return ~cold_ & ((1U << kVariantCount) - 1);
 }
 
 bool Tuner::unsettled_seen() const {

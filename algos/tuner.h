@@ -24,7 +24,10 @@
 //    block of an uncertain, unsettled bucket where that variant is a
 //    candidate (the model's choice where it is not), and the call's time
 //    counts for each such (bucket, variant); each rank skips the first call
-//    of a pair (a first call pays for buffers and schedules). Runs, not a
+//    of a pair (a first call pays for buffers and schedules), and a variant
+//    the process has not yet run (`cold`) is not timed in its first run
+//    here (kRunCalls trial calls: a process's first calls of a plan pay
+//    for connections and more, docs/DESIGN.md, "Measured choice"). Runs, not a
 //    variant a call: a call that follows another variant's call pays for
 //    the change (no standing requests, bundles that travel on every third
 //    call only), which a program repeating its call never pays
@@ -107,9 +110,10 @@ class Tuner {
   // model cannot know whether the application computes between start and
   // completion, the timings can; algos::nonblocking_variant). There linear
   // is a candidate beside the model's, and the choice until a bucket
-  // settles.
+  // settles. `cold` (bit v for variant v): variants whose first kRunCalls
+  // trial calls here are not timed (the process has not yet run them).
   Tuner(const CostTable& model, const CostTable& offered, double factor, AgreementDeferral deferral = {},
-        std::uint64_t forward_from = 0);
+        std::uint64_t forward_from = 0, unsigned cold = 0);
 
   // ---- One call: begin_call(), then an agreement where agreement_due()
   // (payload(), its maximum over ranks, settle()), choose() per block, then
@@ -177,6 +181,10 @@ class Tuner {
   // only within one epoch.
   [[nodiscard]] std::uint64_t epoch() const { return agreements_; }
   [[nodiscard]] std::uint64_t calls() const { return calls_; }
+  // The variants warm here (bit v): not cold when made, or run in
+  // kRunCalls trial calls since (a later tuner of the process need not
+  // warm them again).
+  [[nodiscard]] unsigned warm() const;
   // The settled variant of bucket k; kUnsettled, or kModel (the model's
   // choice for good).
   static constexpr int kUnsettled = -1;
@@ -230,6 +238,8 @@ class Tuner {
   std::uint64_t next_agreement_ = kTryCalls;
   AgreementDeferral deferral_;
   std::uint64_t forward_from_ = 0;
+  unsigned cold_ = 0;                                     // variants still cold (bit v)
+  std::array<std::uint8_t, kVariantCount> cold_calls_{};  // trial calls of each cold variant so far
   // Whether bucket k lies below forward_from_ (linear unless timed otherwise).
   [[nodiscard]] bool below_forwarding(int k) const { return bucket_high(k) < forward_from_; }
   std::uint64_t agreements_ = 0;

@@ -1,5 +1,6 @@
 #include "call/tuning.h"
 
+#include <atomic>
 #include <chrono>
 #include <mutex>
 #include <string>
@@ -13,6 +14,12 @@
 namespace nbrcoll {
 
 namespace {
+
+// The variants some tuner of this process has run in a full run of trials
+// (bit v): a later tuner times them from their first run. A process's first
+// calls of a plan take longer than its later ones (connections, and on the
+// emulated cluster more: bench/RESULTS.md, "A process's first call").
+std::atomic<unsigned> warm_variants{0};
 
 std::string size_text(std::uint64_t b) {
   if (b >= (std::uint64_t{1} << 20) && b % (std::uint64_t{1} << 20) == 0) return std::to_string(b >> 20) + "M";
@@ -57,6 +64,7 @@ algos::AgreementDeferral nonblocking_deferral(const GraphInfo& info) {
 void settled_now(algos::Tuner& tuner, const std::vector<std::int64_t>& most, const GraphInfo& info, bool alltoall,
                  bool nonblocking) {
   const std::vector<int> settled = tuner.settle(most);
+  warm_variants.fetch_or(tuner.warm(), std::memory_order_relaxed);
   if (info.rank == 0 && log_enabled(LogLevel::kInfo)) {
     for (const int k : settled) log_settled(tuner, k, alltoall, nonblocking);
   }
@@ -89,6 +97,7 @@ algos::Tuner* tuner_for(CommState& state, bool alltoall, bool nonblocking) {
   if (!t) {
     const GraphInfo& info = *h.info;
     const algos::AgreementDeferral deferral = nonblocking ? nonblocking_deferral(info) : algos::AgreementDeferral{};
+    const unsigned cold = ~warm_variants.load(std::memory_order_relaxed);
     if (nonblocking && forwarding_progress_everywhere() != ForwardingProgress::kThread) {
       // The MPI's progress loop forwards (allgathers only: decide.cpp):
       // the rule of algos::nonblocking_variant from its floor, and below
@@ -97,11 +106,11 @@ algos::Tuner* tuner_for(CommState& state, bool alltoall, bool nonblocking) {
       h.loop_model.drop(algos::Variant::kAggregated);
       h.loop_offered = info.gather_costs;
       h.loop_offered.drop(algos::Variant::kAggregated);
-      t.emplace(h.loop_model, h.loop_offered, factor, deferral, algos::kForwardedNonblockingBlock);
+      t.emplace(h.loop_model, h.loop_offered, factor, deferral, algos::kForwardedNonblockingBlock, cold);
     } else if (alltoall) {
-      t.emplace(info.alltoall_model, info.alltoall_costs, factor, deferral);
+      t.emplace(info.alltoall_model, info.alltoall_costs, factor, deferral, 0, cold);
     } else {
-      t.emplace(info.gather_model, info.gather_costs, factor, deferral);
+      t.emplace(info.gather_model, info.gather_costs, factor, deferral, 0, cold);
     }
     if (nonblocking) h.inbox[alltoall ? 1 : 0] = std::make_shared<TrialInbox>();
   }

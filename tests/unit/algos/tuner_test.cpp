@@ -60,7 +60,7 @@ struct World {
   std::vector<std::int64_t> pending_sum;
   std::vector<std::vector<std::pair<Tuner::Trial, std::uint64_t>>> unfinished;
   World(const CostTable& m, int r, double factor = kDefaultTuneFactor, AgreementDeferral d = {},
-        std::size_t calls_in_flight = 0, std::uint64_t forward_from = 0)
+        std::size_t calls_in_flight = 0, std::uint64_t forward_from = 0, unsigned cold = 0)
       : model(m),
         offered(m.offered()),
         previous(static_cast<std::size_t>(r)),
@@ -68,7 +68,7 @@ struct World {
         in_flight(calls_in_flight),
         unfinished(static_cast<std::size_t>(r)) {
     for (int i = 0; i < r; ++i)
-      ranks.push_back(std::make_unique<Tuner>(model, offered, factor, deferral, forward_from));
+      ranks.push_back(std::make_unique<Tuner>(model, offered, factor, deferral, forward_from, cold));
   }
   // One call; returns the variant every rank took per size (they must agree).
   std::vector<Variant> call(const std::function<std::vector<std::uint64_t>(int)>& sizes_of, const Truth& truth) {
@@ -204,6 +204,33 @@ TEST(Tuner, SettlesOnTheMeasuredFastestEveryRankAlike) {
   for (auto& t : w.ranks) EXPECT_EQ(t->settled(tune_bucket(4096)), static_cast<int>(Variant::kLeader));
   for (int c = 0; c < 30; ++c)
     EXPECT_EQ(w.call(every_rank({4096, 4000}), truth), (std::vector<Variant>{Variant::kLeader, Variant::kLeader}));
+}
+
+TEST(Tuner, AColdVariantIsTimedFromItsSecondRun) {
+  // Leader is the fastest, but a process's first kRunCalls calls of it take
+  // four times as long. Timed from its first run, aggregated settles; with
+  // leader cold, its first run is counted but not timed, the first
+  // agreement finds it short of timings, and the second settles on it.
+  constexpr int kRanks = 3;
+  const unsigned leader = 1U << static_cast<unsigned>(Variant::kLeader);
+  for (const unsigned cold : {0U, leader}) {
+    World w(table(1.3, 1.6), kRanks, kDefaultTuneFactor, {}, 0, 0, cold);
+    int leader_blocks = 0;  // one block a call on every rank, ranks in turn
+    const Truth truth = [&leader_blocks](Variant v, std::uint64_t) {
+      if (v != Variant::kLeader) return v == Variant::kAggregated ? 800.0 : 1000.0;
+      return leader_blocks++ / kRanks < static_cast<int>(kRunCalls) ? 2000.0 : 500.0;
+    };
+    for (std::uint64_t c = 0; c <= kTryCalls; ++c) w.call(every_rank({4096}), truth);
+    EXPECT_EQ(w.agreements, 1);
+    const int first = w.ranks[0]->settled(tune_bucket(4096));
+    EXPECT_EQ(first, cold == 0 ? static_cast<int>(Variant::kAggregated) : Tuner::kUnsettled);
+    for (auto& t : w.ranks) EXPECT_EQ(t->warm(), 7U);
+    for (std::uint64_t c = 0; c < kTryCalls; ++c) w.call(every_rank({4096}), truth);
+    if (cold != 0) {
+      EXPECT_EQ(w.agreements, 2);
+      for (auto& t : w.ranks) EXPECT_EQ(t->settled(tune_bucket(4096)), static_cast<int>(Variant::kLeader));
+    }
+  }
 }
 
 TEST(Tuner, NonblockingCallsAgreeLaterAndEachCallCountsItsOwnTime) {
