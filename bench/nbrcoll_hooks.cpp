@@ -18,7 +18,7 @@ namespace nbrbench {
 namespace {
 
 nbrcoll::Algo to_algo(const std::string& name) {
-  const auto a = nbrcoll::parse_algo(name);
+  const auto a = nbrcoll::parse_algo(name == "native-again" ? "native" : name);
   if (!a) throw std::invalid_argument("unknown algorithm '" + name + "'");
   return *a;
 }

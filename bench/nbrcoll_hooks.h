@@ -15,7 +15,9 @@
 namespace nbrbench {
 
 // Sets nbrcoll's process-wide algorithm override ("native", "linear",
-// "leader", "aggregated", "auto"). Every rank must call it with the same name.
+// "leader", "aggregated", "auto"; "native-again": the MPI's own once more,
+// a control whose paired ratio against "native" shows what two runs of the
+// same exchange differ by). Every rank must call it with the same name.
 void select_algo(const std::string& name);
 
 struct Traffic {

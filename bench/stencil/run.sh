@@ -6,7 +6,7 @@
 # halo checked against its closed form after every call. auto predicts with
 # the calibration of this emulated cluster (bench/results/model/).
 #   bench/stencil/run.sh             BUILD=build (nbrcoll-stencil, nbrcoll-stencil-f)
-#   OUT=dir ITERS=n NODES="4" bench/stencil/run.sh   (NODES: the node counts, "2 4 8";
+#   OUT=dir ITERS=n NODES="4" ALGOS=... bench/stencil/run.sh   (NODES: the node counts, "2 4 8";
 #                                                 the Fortran runs where it holds 4)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -15,7 +15,9 @@ out=${OUT:-$PWD/bench/results/stencil}
 mkdir -p "$out"
 export NBRCOLL_TOPO=${NBRCOLL_TOPO:-frontier}
 export NBRCOLL_MACHINE=${NBRCOLL_MACHINE:-$PWD/bench/results/model/emulated-netns-1gbit.machine}
-common=(--algos native,linear,aggregated,auto --warmup 2 --iters "${ITERS:-15}")
+# ALGOS: the algorithms (add native-again for a control: the MPI's own
+# once more, paired against native like the others).
+common=(--algos "${ALGOS:-native,linear,aggregated,auto}" --warmup 2 --iters "${ITERS:-15}")
 run() {  # NODES PROGRAM DIMS NAME
   local nodes=$1 program=$2 dims=$3 name=$4
   echo "== $name: $nodes nodes x $((16 / nodes)) ranks, $dims-D"

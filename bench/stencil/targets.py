@@ -2,7 +2,8 @@
 each table's median paired ratio under auto, the median over the graph
 exchanges' smallest-face cells under auto (the 8-cell figure of a 4-node
 run: 4 tables x graph-w, graph-v), and how many auto and linear cells read
-below 0.95x.
+below 0.95x (and native-again's, the MPI's own against itself, where the
+run has that control: what the noise alone puts below 0.95x).
    targets.py DIR [DIR...]   (each DIR: one run's *.txt tables)"""
 import glob
 import os
@@ -39,7 +40,15 @@ def main():
         print(f"{folder}: auto per table {' '.join(f'{m:.2f}' for m in per_table)} ({', '.join(tables)}); "
               f"graph smallest faces under auto {statistics.median(small):.2f} ({min(small):.2f}-{max(small):.2f}, "
               f"{len(small)} cells); below 0.95: auto {sum(v < 0.95 for v in auto.values())} of {len(auto)}, "
-              f"linear {sum(v < 0.95 for v in linear)} of {len(linear)}")
+              f"linear {sum(v < 0.95 for v in linear)} of {len(linear)}" + control(c))
+
+
+def control(c):
+    again = [v for k, v in c.items() if k[3] == "native-again"]
+    if not again:
+        return ""
+    return (f", native-again {sum(v < 0.95 for v in again)} of {len(again)} "
+            f"(median {statistics.median(again):.2f}, {min(again):.2f}-{max(again):.2f})")
 
 
 if __name__ == "__main__":
