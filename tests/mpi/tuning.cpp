@@ -13,7 +13,8 @@
 // With the argument `nonblocking` the tuned calls are nonblocking,
 // kInFlight at a time, so that calls end after later ones began and
 // agreements are reduced across calls; the call between is a blocking one,
-// not one of their tuner's. Run with a progress thread in every process
+// not one of their tuner's. Each graph and kind then takes one of the two
+// datatypes, in turn. Run with a progress thread in every process
 // (every kind tuned) or under the MPI's progress loop (allgathers tuned
 // between linear and leader).
 #include <mpi.h>
@@ -119,13 +120,20 @@ int main(int argc, char** argv) {
   begin();
   std::vector<MPI_Datatype> owned;
   const std::vector<TypePair> types = make_type_pairs(owned);
+  std::size_t graph_index = 0;
   for (const Graph& graph : test_graphs()) {
+    std::size_t cell = graph_index++;  // + the kind's index: which datatype (nonblocking)
     const MPI_Comm g = make_graph(graph);
     // A duplicate whose calls interleave with the original's: its own tuner.
     MPI_Comm dup = MPI_COMM_NULL;
     MPI_Comm_dup(g, &dup);
     for (const Kind kind : {Kind::allgather, Kind::alltoallv, Kind::alltoall, Kind::allgatherv}) {
+      ++cell;
       for (const TypePair* t : {&types[0], &types[1]}) {
+        // Nonblocking: one datatype per graph and kind, in turn (each kind
+        // meets both over the graphs), since three calls in flight at a
+        // time take 7 times as long under AddressSanitizer.
+        if (nonblocking && t != &types[cell % 2]) continue;
         phases(graph, g, kind, *t, nonblocking);
         unsigned salt = 1000;
         Run other(Call{kind, &graph, t, 7, 0});
