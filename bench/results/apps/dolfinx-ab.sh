@@ -1,0 +1,24 @@
+#!/bin/bash
+# dolfinx-ab.sh RUNS LIB...: DOLFINx's set-up and scatters
+# (bench/apps/dolfinx_setup.py, unit cube 16^3, P1 and P2) on emulated
+# nodes (NODES x RPN from the environment, default 2 x 8, 1 Gbit/s),
+# natively and under each library in turn, alternating run by run; per
+# run and phase one line: mode, run, phase, seconds (slowest rank; the
+# scatters' median of SCATTERS, default 50). A LIB may carry more mpirun options after its
+# path ("LIB -x NBRCOLL_ALGO=aggregated"). summary.py turns the lines into
+# paired ratios.
+cd "$(dirname "$0")/../../.."
+runs=$1
+shift
+cluster=(bench/cluster/run.sh --nodes "${NODES:-2}" --ranks-per-node "${RPN:-8}" --rate 1gbit --)
+app=(/usr/bin/python3 "$PWD/bench/apps/dolfinx_setup.py" --scatters "${SCATTERS:-50}")
+lines() { awk -v m="$1" -v r="$2" 'NF == 2 && $2 ~ /^[0-9.e+-]+$/ { print m, r, $1, $2 }'; }
+for ((r = 1; r <= runs; r++)); do
+  env -u LD_PRELOAD "${cluster[@]}" "${app[@]}" 2> /dev/null | lines native "$r"
+  i=0
+  for lib in "$@"; do
+    i=$((i + 1))
+    NBRCOLL_CLUSTER_MPIRUN_ARGS="-x LD_PRELOAD=$lib" NBRCOLL_TOPO=frontier "${cluster[@]}" "${app[@]}" \
+      2> /dev/null | lines "lib$i" "$r"
+  done
+done
