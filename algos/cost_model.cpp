@@ -167,7 +167,8 @@ std::optional<MachineModel> parse_machine(std::string_view text, const MachineMo
     }
     const std::optional<double> v = positive(value);
     if (!v) {
-      error = where + "'" + value + "' is not a positive number";
+      error = where;
+      error += "'" + value + "' is not a positive number";
       return std::nullopt;
     }
     bool known = true;
@@ -190,7 +191,8 @@ std::optional<MachineModel> parse_machine(std::string_view text, const MachineMo
       }
     }
     if (!known) {
-      error = where + "unknown key '" + key + "'";
+      error = where;
+      error += "unknown key '" + key + "'";
       return std::nullopt;
     }
   }

@@ -267,7 +267,7 @@ struct CostTable {
 // (bench/RESULTS.md, "Progress inside the MPI's calls").
 // 64 KiB: Open MPI's TCP transport sends eagerly up to its
 // btl_tcp_eager_limit, 64 KiB with the header, so no 64 KiB block is eager.
-inline constexpr std::uint64_t kForwardedNonblockingBlock = 64 * 1024;
+inline constexpr std::uint64_t kForwardedNonblockingBlock = std::uint64_t{64} * 1024;
 Variant nonblocking_variant(const CostTable& table, std::uint64_t bytes);
 
 }  // namespace nbrcoll::algos

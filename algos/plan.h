@@ -167,7 +167,8 @@ struct BlockId {
   int origin = kNoRank;
   int dest = -1;
   int k = 0;
-  friend auto operator<=>(const BlockId&, const BlockId&) = default;
+  // clang-tidy 14 reads the defaulted comparison's `0` as a null pointer.
+  friend auto operator<=>(const BlockId&, const BlockId&) = default;  // NOLINT(modernize-use-nullptr)
 };
 
 // Where a piece of a bundle this rank sends comes from.
@@ -218,7 +219,7 @@ struct BundleSend {
 // in advance (an owner that forwards blocks of other ranks does not).
 inline constexpr std::uint64_t kAbsentPiece = ~std::uint64_t{0};
 inline constexpr std::uint64_t kBundlePrefixPerPiece = 4096;
-inline constexpr std::uint64_t kBundlePrefixMax = 256 * 1024;
+inline constexpr std::uint64_t kBundlePrefixMax = std::uint64_t{256} * 1024;
 inline std::uint64_t bundle_header_bytes(std::size_t pieces) {
   return 8 * static_cast<std::uint64_t>(pieces);
 }
@@ -258,9 +259,14 @@ struct NodeMatrices {
   int devices = 0;
   std::vector<int> links;  // devices x devices, row-major: T_l
   std::vector<int> hops;   // devices x devices, row-major: T_h
-  [[nodiscard]] int link(int a, int b) const { return links[static_cast<std::size_t>(a * devices + b)]; }
-  [[nodiscard]] int hop(int a, int b) const { return hops[static_cast<std::size_t>(a * devices + b)]; }
+  [[nodiscard]] int link(int a, int b) const { return links[index(a, b)]; }
+  [[nodiscard]] int hop(int a, int b) const { return hops[index(a, b)]; }
   friend bool operator==(const NodeMatrices&, const NodeMatrices&) = default;
+
+ private:
+  [[nodiscard]] std::size_t index(int a, int b) const {
+    return static_cast<std::size_t>(a) * static_cast<std::size_t>(devices) + static_cast<std::size_t>(b);
+  }
 };
 
 struct PlanInput {

@@ -10,10 +10,11 @@ Dependencies plan_dependencies(const Plan& plan) {
   d.own_sends.reserve(plan.sends.size());
   for (std::size_t i = 0; i < plan.sends.size(); ++i) {
     const int after = plan.sends[i].after_recv;
-    if (after >= 0)
+    if (after >= 0) {
       d.forwards[static_cast<std::size_t>(after)].push_back(static_cast<int>(i));
-    else
+    } else {
       d.own_sends.push_back(static_cast<int>(i));
+    }
   }
   d.bundle_forwards.resize(plan.bundle_recvs.size());
   d.bundle_waits.reserve(plan.bundle_sends.size());

@@ -534,9 +534,10 @@ class Simulation {
     t.bytes += header + payload;
     const RankPlace& from = g_.places[static_cast<std::size_t>(r)];
     const RankPlace& to = g_.places[static_cast<std::size_t>(s.peer)];
-    if (from.node != to.node)
+    if (from.node != to.node) {
       result_.network_messages[static_cast<std::size_t>(from.node) * g_.nodes.size() +
                                static_cast<std::size_t>(to.node)] += static_cast<std::uint64_t>(messages);
+    }
     for (std::size_t k = 0; k < pieces.size(); ++k) {
       if (pieces[k]) count_payload(r, s.peer, s.pieces[k].origin, pieces[k]->size());
     }
@@ -656,9 +657,10 @@ class Simulation {
           t.bytes += bytes;
         }
         count_payload(r, s.peer, s.origin, bytes);
-        if (node(r) != node(s.peer))
+        if (node(r) != node(s.peer)) {
           ++result_.network_messages[static_cast<std::size_t>(node(r)) * g_.nodes.size() +
                                      static_cast<std::size_t>(node(s.peer))];
+        }
       }
       for (const LocalCopy& c : p.copies) {
         ++result_.stats.copies;
@@ -744,9 +746,10 @@ std::vector<std::string> compare_with_linear(const SimResult& candidate, const S
                          " > linear " + std::to_string(l[o]));
       }
     }
-    if (total_c > total_l)
+    if (total_c > total_l) {
       errors.push_back(std::string("total ") + what + ": " + std::to_string(total_c) + " > linear " +
                        std::to_string(total_l));
+    }
   };
   if (candidate.network_bytes.size() != linear.network_bytes.size() ||
       candidate.network_messages.size() != linear.network_messages.size())

@@ -98,9 +98,10 @@ Tuner::Tuner(const CostTable& model, const CostTable& offered, double factor, Ag
 
 unsigned Tuner::candidates(int k) const {
   std::int16_t& c = candidates_[static_cast<std::size_t>(k)];
-  if ((c & kComputed) == 0)
+  if ((c & kComputed) == 0) {
     c = static_cast<std::int16_t>(
         kComputed | (tune_candidates(model_, k, factor_) | (below_forwarding(k) ? bit(Variant::kLinear) : 0U)));
+  }
   return static_cast<unsigned>(c) & 0xFFU;
 }
 
@@ -139,7 +140,7 @@ Variant Tuner::choose(std::uint64_t bytes) {
 Variant Tuner::choose_in(int k, std::uint64_t bytes) {
   const auto uk = static_cast<std::size_t>(k);
   met_[uk] = true;
-  const int s = settled_[uk];
+  const int s = settled(k);
   // An unsettled bucket is noted and tried; one settled before is tried
   // again while trying, beside the sizes being tried: a call runs all its
   // blocks' variants together, so a size settled among other calls' sizes
@@ -187,7 +188,7 @@ bool Tuner::every_bucket_linear() const {
   const bool trying = phase_ == Phase::kTrying;
   if (trying && turn() != Variant::kLinear) return false;
   for (int k = 0; k < kTuneBuckets; ++k) {
-    const int s = settled_[static_cast<std::size_t>(k)];
+    const int s = settled(k);
     if (s >= 0) {
       if (s != static_cast<int>(Variant::kLinear)) return false;
       continue;
@@ -225,7 +226,7 @@ bool Tuner::bundles() const {
 }
 
 bool Tuner::takes_aggregated(int k) const {
-  const int s = settled_[static_cast<std::size_t>(k)];
+  const int s = settled(k);
   if (s >= 0) return s == static_cast<int>(Variant::kAggregated);
   return model_takes_aggregated(k);
 }

@@ -137,7 +137,7 @@ class Tuner {
   // it settled on aggregated in a call that ran other variants too, and
   // per candidate whether it is short of timings and its median.
   [[nodiscard]] std::vector<std::int64_t> payload() const;
-  static constexpr std::size_t payload_size() { return kTuneBuckets * (3 + 2 * kVariantCount); }
+  static constexpr std::size_t payload_size() { return std::size_t{kTuneBuckets} * (3 + 2 * kVariantCount); }
   // The maximum over ranks of every rank's payload(): settles what it can
   // and chooses the next phase. Returns the buckets it settled.
   std::vector<int> settle(const std::vector<std::int64_t>& most);

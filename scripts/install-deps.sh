@@ -18,6 +18,7 @@ packages=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   librocm-smi-dev
   iproute2 python3 python3-matplotlib
+  clang-tidy
 )
 for group in "$@"; do
   case "$group" in

@@ -23,9 +23,10 @@ namespace {
 int package_of(hwloc_topology_t topo, hwloc_obj_t numa) {
   if (hwloc_obj_t p = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_PACKAGE, numa))
     return static_cast<int>(p->logical_index);
-  if (numa->cpuset)
+  if (numa->cpuset) {
     for (hwloc_obj_t p = nullptr; (p = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_PACKAGE, p)) != nullptr;)
       if (p->cpuset && hwloc_bitmap_intersects(p->cpuset, numa->cpuset)) return static_cast<int>(p->logical_index);
+  }
   return -1;
 }
 

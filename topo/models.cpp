@@ -68,9 +68,10 @@ NodeTopology from_tables(const char* name, int n, const int* links, const int* h
 // each device its own package.
 NodeTopology uniform(const char* name, int n, int links, std::vector<int> numa) {
   NodeTopology t = flat_topology(n);
-  for (int i = 0; i < n; ++i)
+  for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j)
-      if (i != j) t.links[static_cast<std::size_t>(i * n + j)] = links;
+      if (i != j) t.links[pair_index(t, i, j)] = links;
+  }
   t.numa = std::move(numa);
   t.source = std::string("model:") + name;
   return t;
@@ -81,13 +82,14 @@ NodeTopology uniform(const char* name, int n, int links, std::vector<int> numa) 
 // X-bus: 2 hops). POWER9 NUMA ids on Summit are 0 and 8.
 NodeTopology summit() {
   NodeTopology t = uniform("summit", 6, 0, {0, 0, 0, 8, 8, 8});
-  for (int i = 0; i < 6; ++i)
+  for (int i = 0; i < 6; ++i) {
     for (int j = 0; j < 6; ++j) {
       if (i == j) continue;
       const bool same_socket = (i / 3) == (j / 3);
-      t.links[static_cast<std::size_t>(i * 6 + j)] = same_socket ? 2 : 0;
-      t.hops[static_cast<std::size_t>(i * 6 + j)] = same_socket ? 1 : 2;
+      t.links[pair_index(t, i, j)] = same_socket ? 2 : 0;
+      t.hops[pair_index(t, i, j)] = same_socket ? 1 : 2;
     }
+  }
   return t;
 }
 

@@ -21,12 +21,16 @@ struct NodeTopology {
 // devices < 1 is treated as 1.
 NodeTopology flat_topology(int devices);
 
-// T_l[i][j] and T_h[i][j]; the caller keeps i and j in [0, devices).
+// Where T[i][j] lies in the row-major matrices; T_l[i][j] and T_h[i][j].
+// The caller keeps i and j in [0, devices).
+inline std::size_t pair_index(const NodeTopology& t, int i, int j) {
+  return static_cast<std::size_t>(i) * static_cast<std::size_t>(t.devices) + static_cast<std::size_t>(j);
+}
 inline int link_count(const NodeTopology& t, int i, int j) {
-  return t.links[static_cast<std::size_t>(i) * static_cast<std::size_t>(t.devices) + static_cast<std::size_t>(j)];
+  return t.links[pair_index(t, i, j)];
 }
 inline int hop_count(const NodeTopology& t, int i, int j) {
-  return t.hops[static_cast<std::size_t>(i) * static_cast<std::size_t>(t.devices) + static_cast<std::size_t>(j)];
+  return t.hops[pair_index(t, i, j)];
 }
 
 // The other devices in `device`'s package, ascending (empty when it is alone

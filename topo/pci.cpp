@@ -12,14 +12,15 @@ std::optional<std::uint32_t> hex(std::string_view s, std::size_t max_digits) {
   std::uint32_t v = 0;
   for (char c : s) {
     std::uint32_t d;
-    if (c >= '0' && c <= '9')
+    if (c >= '0' && c <= '9') {
       d = static_cast<std::uint32_t>(c - '0');
-    else if (c >= 'a' && c <= 'f')
+    } else if (c >= 'a' && c <= 'f') {
       d = static_cast<std::uint32_t>(c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F')
+    } else if (c >= 'A' && c <= 'F') {
       d = static_cast<std::uint32_t>(c - 'A' + 10);
-    else
+    } else {
       return std::nullopt;
+    }
     v = v * 16 + d;
   }
   return v;

@@ -134,9 +134,10 @@ std::string build(const XmlElement& root, NodeTopology& t) {
       }
     }
   }
-  for (std::size_t i = 0; i < un; ++i)
+  for (std::size_t i = 0; i < un; ++i) {
     for (std::size_t j = 0; j < un; ++j)
       if (i != j && to_switch[i] > 0 && to_switch[j] > 0) t.links[i * un + j] += std::min(to_switch[i], to_switch[j]);
+  }
   t.hops = hops_from_links(n, t.links);
   t.package = packages_from_links(n, t.links);
   t.numa.clear();

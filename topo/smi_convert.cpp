@@ -48,12 +48,13 @@ LoadResult topology_from_smi(const SmiSource& smi) {
   }
   for (std::size_t k = 0; k < un * un; ++k) {
     if (!xgmi[k]) continue;
-    if (bandwidth_reported)
+    if (bandwidth_reported) {
       t.links[k] = bw_max[k] == 0  ? 0
                    : bw_min[k] > 0 ? std::max(1, clamp_int((bw_max[k] + bw_min[k] / 2) / bw_min[k]))
                                    : 1;
-    else  // MI100 / old ROCm: no bandwidth anywhere; one link to each direct (one-hop) peer
+    } else {  // MI100 / old ROCm: no bandwidth anywhere; one link to each direct (one-hop) peer
       t.links[k] = (!weighted[k] || t.hops[k] == 1) ? 1 : 0;
+    }
   }
   const std::vector<int> graph_hops = hops_from_links(n, t.links);
   int longest = 0;

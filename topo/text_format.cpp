@@ -65,9 +65,10 @@ class Parser {
         if (n_ > 0) return at(l, "'devices' given twice");
         if (l.words.size() != 2) return at(l, "expected 'devices N'");
         const auto v = to_int(l.words[1]);
-        if (!v || *v < 1 || *v > kMaxDevices)
+        if (!v || *v < 1 || *v > kMaxDevices) {
           return at(
               l, "'" + std::string(l.words[1]) + "' is not a device count in [1, " + std::to_string(kMaxDevices) + "]");
+        }
         n_ = *v;
         continue;
       }
@@ -120,9 +121,10 @@ class Parser {
   std::string matrix(const Line& head, std::vector<int>& out, const std::string& what) {
     for (int r = 0; r < n_; ++r) {
       const bool keyword = pos_ < lines_.size() && is_keyword(lines_[pos_].words[0]);
-      if (pos_ >= lines_.size() || keyword)
+      if (pos_ >= lines_.size() || keyword) {
         return at(pos_ < lines_.size() ? lines_[pos_] : head,
                   what + " has " + std::to_string(r) + " rows, expected " + std::to_string(n_));
+      }
       if (auto e = row(lines_[pos_], 0, out, what + " row " + std::to_string(r)); !e.empty()) return e;
       ++pos_;
     }

@@ -12,9 +12,10 @@ std::string entry(const char* name, int i, int j, int v) {
 // Checks one n x n matrix; `min_off` is the smallest value allowed off the diagonal.
 std::string check_matrix(const char* name, const std::vector<int>& m, int n, int min_off, bool symmetric) {
   const auto un = static_cast<std::size_t>(n);
-  if (m.size() != un * un)
+  if (m.size() != un * un) {
     return std::string(name) + " has " + std::to_string(m.size()) + " entries, expected " + std::to_string(n) + "x" +
            std::to_string(n);
+  }
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) {
       const int v = m[static_cast<std::size_t>(i) * un + static_cast<std::size_t>(j)];
@@ -41,10 +42,12 @@ std::string validate_topology(const NodeTopology& t, bool require_symmetric) {
   const auto un = static_cast<std::size_t>(n);
   if (t.package.size() != un)
     return "package has " + std::to_string(t.package.size()) + " entries, expected " + std::to_string(n);
-  for (std::size_t i = 0; i < un; ++i)
-    if (t.package[i] < 0 || t.package[i] >= n)
+  for (std::size_t i = 0; i < un; ++i) {
+    if (t.package[i] < 0 || t.package[i] >= n) {
       return "package[" + std::to_string(i) + "]=" + std::to_string(t.package[i]) + " but it must be in [0, " +
              std::to_string(n - 1) + "]";
+    }
+  }
   if (t.numa.size() != un)
     return "numa has " + std::to_string(t.numa.size()) + " entries, expected " + std::to_string(n);
   for (std::size_t i = 0; i < un; ++i)

@@ -65,14 +65,16 @@ std::string decode_entities(std::string_view v) {
       i += n;
       continue;
     }
-    if (v[i] == '&')
-      for (const auto& [ent, c] : kEntities)
+    if (v[i] == '&') {
+      for (const auto& [ent, c] : kEntities) {
         if (v.substr(i, ent.size()) == ent) {
           out += c;
           i += ent.size();
           done = true;
           break;
         }
+      }
+    }
     if (!done) out += v[i++];
   }
   return out;
@@ -106,9 +108,10 @@ class Reader {
           return at(line, "malformed or unterminated end tag </" + name);
         advance_to(pos_ + 1);
         if (open.empty()) return at(line, "</" + name + "> closes nothing");
-        if (open.back()->name != name)
+        if (open.back()->name != name) {
           return at(line, "</" + name + "> closes <" + open.back()->name + "> opened at line " +
                               std::to_string(open.back()->line));
+        }
         open.pop_back();
       } else {
         XmlElement el;
@@ -131,9 +134,10 @@ class Reader {
         }
       }
     }
-    if (!open.empty())
+    if (!open.empty()) {
       return at(line_,
                 "unterminated element <" + open.back()->name + "> opened at line " + std::to_string(open.back()->line));
+    }
     if (!have_root) return at(line_, "no XML element found");
     return {};
   }

@@ -98,13 +98,14 @@ std::vector<std::uint64_t> random_blocks(Rng& rng, int p, std::size_t edges) {
       size = 1;
       break;
     case 2:
-      size = static_cast<std::uint64_t>(2 * pick(rng, 1, 150) + 1);
+      size = 2 * static_cast<std::uint64_t>(pick(rng, 1, 150)) + 1;
       break;
     case 3:
       size = 64;
       break;
     case 4:
-      size = static_cast<std::uint64_t>(64 * pick(rng, 1, 40) + pick(rng, 0, 63));
+      size = 64 * static_cast<std::uint64_t>(pick(rng, 1, 40));
+      size += static_cast<std::uint64_t>(pick(rng, 0, 63));
       break;
     case 5:
       size = edges <= 24 && chance(rng, 0.15) ? 1000003 : 4097;

@@ -68,7 +68,7 @@ void trace(const UserCall& c, Mode mode, const CommState* state, const Decision&
   log(LogLevel::kTrace,
       "%s #%llu: own block %llu B; of %zu blocks %zu by linear, %zu by leader, %zu by aggregated; bundles %s; %s; "
       "%s transport (%s)%s",
-      call_name(c, mode), static_cast<unsigned long long>(state->sequence->calls + 1),
+      call_name(c, mode), static_cast<unsigned long long>(state->sequence->calls) + 1,
       static_cast<unsigned long long>(s.layout.send_bytes()), s.choice.variant.size(), by[0], by[1], by[2],
       s.choice.bundles ? "on" : "off",
       d.path != Path::kLinear ? "schedule engine"
@@ -281,10 +281,11 @@ Decision decide(const UserCall& c, Mode mode, CommState* state, CallScratch& s) 
     // the tuner gives linear to every size: its agreements and turn are the
     // same on every rank.
     if (begun == nullptr) tuner->begin_call();
-    if (mode == Mode::kBlocking)
+    if (mode == Mode::kBlocking) {
       agree_if_due(*tuner, c.comm, info, c.alltoall());
-    else if (begun == nullptr)  // else repeat_holds took its steps
+    } else if (begun == nullptr) {  // else repeat_holds took its steps
       agree_deferred(*state, *tuner, c.alltoall());
+    }
     linear_by_rule = tuner->linear_everywhere();
     s.choice.bundles = tuner->bundles();
     assign_variants(schedule, s.layout, once_per_size([tuner](std::uint64_t b) { return tuner->choose(b); }), variant);

@@ -34,7 +34,10 @@ Operation::Operation(std::shared_ptr<const GraphInfo> info, const algos::Schedul
       scratch_(owned_.get()) {}
 
 Operation::~Operation() {
-  release_scratch();
+  try {
+    release_scratch();
+  } catch (...) {  // a destructor throws nothing; the scratch is freed with the call
+  }
 }
 
 void Operation::release_scratch() {

@@ -84,10 +84,11 @@ bool start_persistent(MPI_Request* request, int& rc) {
   }
   rc = PMPI_Start(&call->carrier);
   if (rc != MPI_SUCCESS) return true;
-  if (report::on())
+  if (report::on()) {
     launch_started<true>(call);
-  else
+  } else {
     launch_started<false>(call);
+  }
   return true;
 }
 

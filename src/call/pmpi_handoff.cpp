@@ -149,35 +149,42 @@ int issue(const UserCall& c, Mode mode, MPI_Info info, MPI_Request* r) {
   if (c.kind == Kind::kAlltoallw) return issue_alltoallw(c, mode, info, r);
   switch (mode) {
     case Mode::kBlocking:
-      if (allgatherv)
+      if (allgatherv) {
         return PMPI_Neighbor_allgatherv(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, rcounts, rdispls, c.recvtype,
                                         c.comm);
-      if (alltoallv)
+      }
+      if (alltoallv) {
         return PMPI_Neighbor_alltoallv(c.sendbuf, scounts, sdispls, c.sendtype, c.recvbuf, rcounts, rdispls, c.recvtype,
                                        c.comm);
+      }
       if (c.kind == Kind::kAllgather)
         return PMPI_Neighbor_allgather(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm);
       return PMPI_Neighbor_alltoall(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm);
     case Mode::kNonblocking:
-      if (allgatherv)
+      if (allgatherv) {
         return PMPI_Ineighbor_allgatherv(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, rcounts, rdispls, c.recvtype,
                                          c.comm, r);
-      if (alltoallv)
+      }
+      if (alltoallv) {
         return PMPI_Ineighbor_alltoallv(c.sendbuf, scounts, sdispls, c.sendtype, c.recvbuf, rcounts, rdispls,
                                         c.recvtype, c.comm, r);
-      if (c.kind == Kind::kAllgather)
+      }
+      if (c.kind == Kind::kAllgather) {
         return PMPI_Ineighbor_allgather(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm,
                                         r);
+      }
       return PMPI_Ineighbor_alltoall(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm, r);
     case Mode::kPersistent: {
 #if NBRCOLL_PERSISTENT
       const NeighborInits& own = profiling_inits(c.mpix);
-      if (allgatherv)
+      if (allgatherv) {
         return own.allgatherv(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, rcounts, rdispls, c.recvtype, c.comm, info,
                               r);
-      if (alltoallv)
+      }
+      if (alltoallv) {
         return own.alltoallv(c.sendbuf, scounts, sdispls, c.sendtype, c.recvbuf, rcounts, rdispls, c.recvtype, c.comm,
                              info, r);
+      }
       if (c.kind == Kind::kAllgather)
         return own.allgather(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm, info, r);
       return own.alltoall(c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.comm, info, r);

@@ -121,7 +121,7 @@ void remember_in_flight(CallSequence& sequence, const std::shared_ptr<Operation>
 // ends (Open MPI's and MPICH's transports send eagerly up to 4-64 KiB).
 // A linear call of small blocks is all posted at its start and moves
 // without it: waking the thread would only cost a wake-up.
-constexpr std::uint64_t kEagerBytes = 32 * 1024;
+constexpr std::uint64_t kEagerBytes = std::uint64_t{32} * 1024;
 
 bool needs_progress(const Operation& op) {
   if (!op.posted_at_start()) return true;

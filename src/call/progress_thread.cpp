@@ -57,10 +57,11 @@ void progress_loop(std::chrono::microseconds interval, long app_thread) {
     // Then a pause after each poll while the application runs.
     bool pause = true;
     while (calls_in_flight()) {
-      if (interval.count() > 0 && pause)
+      if (interval.count() > 0 && pause) {
         std::this_thread::sleep_for(interval);
-      else
+      } else {
         std::this_thread::yield();
+      }
       if (detail::g_threads_waiting.load() == 0) {
         progress_all();
         pause = app.runs();

@@ -68,13 +68,14 @@ void settled_now(algos::Tuner& tuner, const std::vector<std::int64_t>& most, con
   if (info.rank == 0 && log_enabled(LogLevel::kInfo)) {
     for (const int k : settled) log_settled(tuner, k, alltoall, nonblocking);
   }
-  if (log_enabled(LogLevel::kTrace))
+  if (log_enabled(LogLevel::kTrace)) {
     log(LogLevel::kTrace, "auto's %stiming agreement %llu at call %llu: %zu sizes settled, now %s",
         nonblocking ? "nonblocking " : "", static_cast<unsigned long long>(tuner.epoch()),
         static_cast<unsigned long long>(tuner.calls()), settled.size(),
         tuner.phase() == algos::Tuner::Phase::kTrying     ? "trying"
         : tuner.phase() == algos::Tuner::Phase::kWatching ? "watching"
                                                           : "closed");
+  }
 }
 
 // The handle's agreement in flight, completed, and its tuner settled on it.

@@ -51,9 +51,10 @@ bool world_model_up() {
   PMPI_Finalized(&finalized);
   if (initialized != 0 && finalized == 0) return true;
   static std::atomic<bool> said{false};
-  if (!said.exchange(true))
+  if (!said.exchange(true)) {
     nbrcoll::log(nbrcoll::LogLevel::kInfo,
                  "a graph made outside MPI_Init..MPI_Finalize (MPI sessions): its calls are the MPI's own");
+  }
   return false;
 }
 

@@ -33,10 +33,11 @@ nbrcoll::ForwardingProgress forwarding_progress_here() {
   if (c.progress == nbrcoll::ProgressMode::kCalls || c.disable) return ForwardingProgress::kCalls;
   if (nbrcoll::hook_mpi_progress()) return ForwardingProgress::kMpiLoop;
   // The default, where the MPI has no hook (MPICH): calls, without a word.
-  if (c.progress_set && c.progress == nbrcoll::ProgressMode::kMpi)
+  if (c.progress_set && c.progress == nbrcoll::ProgressMode::kMpi) {
     nbrcoll::log(nbrcoll::LogLevel::kWarn,
                  "NBRCOLL_PROGRESS=mpi: this MPI offers no progress hook (Open MPI's opal_progress_register); calls "
                  "progress in the application's MPI calls that nbrcoll intercepts");
+  }
   return ForwardingProgress::kCalls;
 }
 
@@ -106,11 +107,12 @@ int init_for_thread(int* argc, char*** argv, int required, int* provided) {
   if (provided != nullptr) *provided = told;
   nbrcoll::set_progress_thread(actual == MPI_THREAD_MULTIPLE);
   initialise();
-  if (actual != MPI_THREAD_MULTIPLE)
+  if (actual != MPI_THREAD_MULTIPLE) {
     nbrcoll::log(nbrcoll::LogLevel::kWarn,
                  "NBRCOLL_PROGRESS=thread: the MPI provides thread level %d, not MPI_THREAD_MULTIPLE; calls progress "
                  "in the application's MPI calls only",
                  actual);
+  }
   return rc;
 }
 

@@ -81,9 +81,10 @@ std::string report_text(const std::vector<RunCounters>& ranks, const HandoffName
   std::string out;
   line(out, "%zu ranks; counts and bytes are summed over ranks", ranks.size());
   line(out, "%-24s %12s %12s %12s", "calls run by nbrcoll", "blocking", "nonblocking", "persistent");
-  for (unsigned k = 0; k < kKinds; ++k)
+  for (unsigned k = 0; k < kKinds; ++k) {
     line(out, "  %-22s %12llu %12llu %12llu", kKindNames[k], ull(sum.calls[k][0]), ull(sum.calls[k][1]),
          ull(sum.calls[k][2]));
+  }
   std::string plans;
   for (unsigned p = 0; p < kPlans; ++p) {
     const char* name = p == kMixedPlan ? "mixed" : algos::variant_name(static_cast<algos::Variant>(p));
@@ -96,10 +97,11 @@ std::string report_text(const std::vector<RunCounters>& ranks, const HandoffName
   line(out, "calls handed to the MPI: %llu", ull(handed));
   for (unsigned h = 0; h < kHandoffSlots; ++h) {
     if (sum.handoffs[h] == 0) continue;
-    if (h < handoffs.count)
+    if (h < handoffs.count) {
       line(out, "  %12llu  %s", ull(sum.handoffs[h]), handoffs.names[h]);
-    else
+    } else {
       line(out, "  %12llu  reason %u", ull(sum.handoffs[h]), h);
+    }
   }
 
   line(out, "%-30s %16s  %20s", "bytes sent by link class", "nbrcoll's plans", "one message per edge");

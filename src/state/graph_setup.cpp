@@ -107,9 +107,10 @@ int read_neighbours(MPI_Comm comm, std::vector<int>& in, std::vector<int>& out, 
 // such duplicates against the standard (docs/KNOWN-ISSUES.md).
 bool mpi_runs_linear(algos::EdgePairing pairing, const std::vector<int>& list) {
   if (pairing != algos::EdgePairing::kCartesian) return false;
-  for (std::size_t i = 0; i < list.size(); ++i)
+  for (std::size_t i = 0; i < list.size(); ++i) {
     for (std::size_t j = i + 1; j < list.size(); ++j)
       if (list[i] != MPI_PROC_NULL && list[i] == list[j]) return false;
+  }
   return true;
 }
 
@@ -360,10 +361,11 @@ int build_graph_info(MPI_Comm graph_comm, std::shared_ptr<GraphInfo>& out, bool&
   } else {
     std::vector<std::int64_t> records(kPlaceWords * static_cast<std::size_t>(info->size));
     if (cached && in_world) {
-      for (std::size_t r = 0; r < records.size() / kPlaceWords; ++r)
+      for (std::size_t r = 0; r < records.size() / kPlaceWords; ++r) {
         std::copy_n(&world_places()[kPlaceWords *
                                     static_cast<std::size_t>(world.identity ? static_cast<int>(r) : world.ranks[r])],
                     kPlaceWords, &records[kPlaceWords * r]);
+      }
     } else {
       std::int64_t record[kPlaceWords];
       encode_place(own, record);
@@ -469,9 +471,10 @@ int post_node_lists(MPI_Comm comm, const std::vector<int>& peers, const std::vec
   }
   out.requests.assign(peers.size(), MPI_REQUEST_NULL);
   int rc = MPI_SUCCESS;
-  for (std::size_t i = 0; i < peers.size() && rc == MPI_SUCCESS; ++i)
+  for (std::size_t i = 0; i < peers.size() && rc == MPI_SUCCESS; ++i) {
     rc = PMPI_Isend(mine.data(), static_cast<int>(mine.size()), MPI_INT, comm_rank_of(comm_rank, peers[i]), tag, comm,
                     &out.requests[i]);
+  }
   return rc;
 }
 
@@ -546,9 +549,10 @@ std::vector<std::int64_t> agreement_terms(const GraphInfo* mine, const ChannelBi
   terms[kNotSharedTerm] = bid.shared ? 0 : 1;
   terms[kSerialTerm] = bid.serial;
   terms[kNoReservationTerm] = bid.wants_serials ? 0 : 1;
-  if (mine != nullptr)
+  if (mine != nullptr) {
     std::copy_n(mine->agreed_max.begin(), std::min<std::size_t>(mine->agreed_max.size(), kAgreedTerms),
                 terms.begin() + kFirstAgreedTerm);
+  }
   return terms;
 }
 

@@ -176,11 +176,12 @@ std::shared_ptr<LatePlanning> start_planning(CommState& state) {
   late->tag = state.own->ack_tag;
   late->comm_rank = state.own->shared ? &linear.process_of : nullptr;
   Stopwatch clock;
-  if (late->channel != MPI_COMM_NULL)
+  if (late->channel != MPI_COMM_NULL) {
     late->posted =
         post_node_lists(late->channel, late->peers, late->comm_rank, late->tag, late->input, late->failed, late->sends);
-  else
+  } else {
     late->received = late->failed = true;  // nothing posted, nothing to receive: the agreement fails
+  }
   late->node_lists = clock.lap();
   track_planning(late);
   return late;
@@ -306,13 +307,14 @@ void install(CommState& state, LatePlanning& late) {
     return;
   }
   const double total = late.node_lists.wall + late.plans.wall + late.agreement.wall;
-  if (log_enabled(LogLevel::kTrace))
+  if (log_enabled(LogLevel::kTrace)) {
     log(LogLevel::kTrace,
         "graph plans at its call %llu (%d ranks, %d nodes%s) in us, spread over its calls %llu to %llu: "
         "node lists %.0f, plans %.0f, agreement %.0f, total %.0f",
         static_cast<unsigned long long>(due), planned->size, planned->nodes, late.reused ? ", plans reused" : "",
         static_cast<unsigned long long>(first_call(due, kListsBefore)), static_cast<unsigned long long>(due),
         late.node_lists.wall, late.plans.wall, late.agreement.wall, total);
+  }
   if (report::on()) report::add_late_plan(static_cast<std::uint64_t>(total * 1e3));
   log_plans(*planned);  // what graph creation says of a graph it plans
   state.info = std::move(planned);
@@ -325,10 +327,11 @@ void install(CommState& state, LatePlanning& late) {
 
 void LatePlanning::settle() {
   if (!received) {
-    if (plans_due)
+    if (plans_due) {
       plan_and_agree(*this);
-    else
+    } else {
       receive();
+    }
   }
   complete_sends();
   reduce.wait();

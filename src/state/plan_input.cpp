@@ -11,9 +11,10 @@ namespace nbrcoll {
 const topo::NodeTopology& node_topology() {
   static const topo::NodeTopology topology = [] {
     topo::LoadResult r = topo::load_topology(config().topo);
-    if (!r.error.empty())
+    if (!r.error.empty()) {
       log(LogLevel::kWarn, "topology '%s': %s; using %s", config().topo.c_str(), r.error.c_str(),
           r.topology.source.c_str());
+    }
     return r.topology;
   }();
   return topology;

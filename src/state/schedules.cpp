@@ -56,10 +56,11 @@ void build_lazily(const GraphInfo& info, bool alltoall) {
   if (ready.load(std::memory_order_acquire)) return;
   std::call_once(alltoall ? info.plans->alltoall_built : info.plans->gather_built, [&info, alltoall] {
     try {
-      if (info.unagreed)
+      if (info.unagreed) {
         build_linear_family(info.plans->input, *info.plans, alltoall, true);
-      else
+      } else {
         build_mixed_family(info, alltoall);
+      }
     } catch (const std::exception& e) {
       log(LogLevel::kWarn, "cannot build a graph's schedule (%s), which its peers cannot learn; stopping the job",
           e.what());

@@ -86,10 +86,11 @@ void bad(std::vector<std::string>& warnings, const char* name, const std::string
 Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
   Config c;
   if (auto v = env("NBRCOLL_ALGO")) {
-    if (auto a = parse_algo(*v))
+    if (auto a = parse_algo(*v)) {
       c.algo = *a;
-    else
+    } else {
       bad(warnings, "NBRCOLL_ALGO", *v, "expected auto|leader|linear|aggregated|native; using auto");
+    }
   }
   if (auto v = env("NBRCOLL_THRESHOLD")) {
     if (auto n = parse_size(*v)) {
@@ -100,28 +101,32 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
     }
   }
   if (auto v = env("NBRCOLL_MACHINE")) {
-    if (!v->empty())
+    if (!v->empty()) {
       c.machine = *v;
-    else
+    } else {
       bad(warnings, "NBRCOLL_MACHINE", *v, "empty; using the default machine");
+    }
   }
   if (auto v = env("NBRCOLL_TOPO")) {
-    if (!v->empty())
+    if (!v->empty()) {
       c.topo = *v;
-    else
+    } else {
       bad(warnings, "NBRCOLL_TOPO", *v, "empty; using auto");
+    }
   }
   if (auto v = env("NBRCOLL_RANKS_PER_NODE")) {
-    if (auto n = parse_int(*v, 0, 1 << 20))
+    if (auto n = parse_int(*v, 0, 1 << 20)) {
       c.ranks_per_node = *n;
-    else
+    } else {
       bad(warnings, "NBRCOLL_RANKS_PER_NODE", *v, "expected a positive integer; using the real nodes");
+    }
   }
   if (auto v = env("NBRCOLL_SHORT_GRAPHS")) {
-    if (auto n = parse_int(*v, 0, 1 << 20))
+    if (auto n = parse_int(*v, 0, 1 << 20)) {
       c.short_graph_calls = *n;
-    else
+    } else {
       bad(warnings, "NBRCOLL_SHORT_GRAPHS", *v, "expected a count of calls, 0 to plan at creation; using 8");
+    }
   }
   if (auto v = env("NBRCOLL_TUNE")) {
     char* end = nullptr;
@@ -137,51 +142,58 @@ Config parse_config(const EnvLookup& env, std::vector<std::string>& warnings) {
   if (auto v = env("NBRCOLL_WATCHDOG")) {
     char* end = nullptr;
     const double s = std::strtod(v->c_str(), &end);
-    if (!v->empty() && end != nullptr && *end == '\0' && s >= 0 && s < 1e9)
+    if (!v->empty() && end != nullptr && *end == '\0' && s >= 0 && s < 1e9) {
       c.watchdog = s;
-    else
+    } else {
       bad(warnings, "NBRCOLL_WATCHDOG", *v, "expected seconds, e.g. 30; watchdog off");
+    }
   }
   if (auto v = env("NBRCOLL_DEBUG")) {
-    if (auto l = parse_level(*v))
+    if (auto l = parse_level(*v)) {
       c.debug = *l;
-    else
+    } else {
       bad(warnings, "NBRCOLL_DEBUG", *v, "expected none|warn|info|trace; using warn");
+    }
   }
   if (auto v = env("NBRCOLL_DISABLE")) {
-    if (auto b = v->empty() ? std::optional<bool>(false) : parse_bool(*v))
+    if (auto b = v->empty() ? std::optional<bool>(false) : parse_bool(*v)) {
       c.disable = *b;
-    else
+    } else {
       bad(warnings, "NBRCOLL_DISABLE", *v, "expected 0 or 1; using 0");
+    }
   }
   if (auto v = env("NBRCOLL_DEVICE_MAP")) {
     std::vector<int> map;
     const std::string error = topo::parse_device_map(*v, map);
-    if (error.empty())
+    if (error.empty()) {
       c.device_map = map;
-    else
+    } else {
       bad(warnings, "NBRCOLL_DEVICE_MAP", *v, (error + "; ignoring").c_str());
+    }
   }
   if (auto v = env("NBRCOLL_DEVICE_BACKEND")) c.device_backend = *v;
   if (auto v = env("NBRCOLL_DEVICE_IPC")) {
-    if (auto b = parse_bool(*v))
+    if (auto b = parse_bool(*v)) {
       c.device_ipc = *b;
-    else
+    } else {
       bad(warnings, "NBRCOLL_DEVICE_IPC", *v, "expected 0 or 1; using 1");
+    }
   }
   if (auto v = env("NBRCOLL_SHARED_COMM")) {
-    if (auto b = parse_bool(*v))
+    if (auto b = parse_bool(*v)) {
       c.shared_comm = *b;
-    else
+    } else {
       bad(warnings, "NBRCOLL_SHARED_COMM", *v, "expected 0 or 1; using 1");
+    }
   }
   if (auto v = env("NBRCOLL_GPU_AWARE")) {
-    if (lower(*v) == "auto")
+    if (lower(*v) == "auto") {
       c.gpu_aware.reset();
-    else if (auto b = parse_bool(*v))
+    } else if (auto b = parse_bool(*v)) {
       c.gpu_aware = *b;
-    else
+    } else {
       bad(warnings, "NBRCOLL_GPU_AWARE", *v, "expected auto, 0 or 1; using auto");
+    }
   }
   if (auto v = env("NBRCOLL_REPORT")) {
     // Anything but a yes or no word is a file path.
@@ -311,7 +323,6 @@ std::vector<std::string> unknown_env_warnings(const std::vector<std::string>& na
       const std::size_t d = edit_distance(name, v.name);
       if (d == 0) {
         best = nullptr;
-        best_distance = 0;
         break;
       }
       if (best == nullptr || d < best_distance) {

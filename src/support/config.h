@@ -39,7 +39,7 @@ struct Config {
   Algo algo = Algo::automatic();
   // Bytes per block. Set: auto moves smaller blocks by linear and larger
   // ones by leader (no cost model). Unset: only device calls use it.
-  std::size_t threshold = 32 * 1024;
+  std::size_t threshold = std::size_t{32} * 1024;
   bool threshold_set = false;
   // The cost model's machine: a built-in name or a machine file; empty:
   // the built-in named like the topology model, else "generic".

@@ -28,14 +28,15 @@ inline std::optional<std::uint64_t> parse_byte_size(std::string_view s) {
   if (unit.size() == 3 && unit.substr(1) == "IB") unit.resize(1);
   if (unit.size() == 2 && unit[1] == 'B') unit.resize(1);
   int shift = 0;
-  if (unit == "K")
+  if (unit == "K") {
     shift = 10;
-  else if (unit == "M")
+  } else if (unit == "M") {
     shift = 20;
-  else if (unit == "G")
+  } else if (unit == "G") {
     shift = 30;
-  else if (!unit.empty())
+  } else if (!unit.empty()) {
     return std::nullopt;
+  }
   if (v > (UINT64_MAX >> shift)) return std::nullopt;
   return v << shift;
 }

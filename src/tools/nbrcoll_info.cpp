@@ -76,10 +76,11 @@ int main(int argc, char** argv) {
 
   const nbrcoll::topo::LoadResult t = nbrcoll::topo::load_topology(c.topo);
   std::printf("\nNode topology (NBRCOLL_TOPO=%s):\n", c.topo.c_str());
-  if (t.error.empty())
+  if (t.error.empty()) {
     std::printf("  source: %s, %d devices (nbrcoll-topo --topo %s shows it)\n", t.topology.source.c_str(),
                 t.topology.devices, c.topo.c_str());
-  else
+  } else {
     std::printf("  error: %s\n", t.error.c_str());
+  }
   return 0;
 }

@@ -144,9 +144,10 @@ bool LinearRun::step(bool block) {
         algos::share_bytes(r.share, blocks_.slot_bytes[static_cast<std::size_t>(r.slot)]).size();
     if (outcome_.came_short(status_bytes(requests_.status(k)), expected, r.peer)) outcome_.note(MPI_ERR_OTHER);
   }
-  if (outcome_.first_error == MPI_SUCCESS && !blocks_.hollow)
+  if (outcome_.first_error == MPI_SUCCESS && !blocks_.hollow) {
     outcome_.note(typed_ != nullptr ? typed_local_copies()
                                     : engine::local_copies(schedule_, choice_, blocks_, HostTransport::copy_local));
+  }
   return true;
 }
 

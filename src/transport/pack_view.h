@@ -12,8 +12,10 @@
 namespace nbrcoll {
 
 // `base` + `offset` bytes as an address, also for MPI_BOTTOM (a null base
-// with absolute displacements in the datatype).
+// with absolute displacements in the datatype): integer arithmetic, since
+// pointer arithmetic on a null base is undefined.
 inline char* offset_address(const void* base, MPI_Aint offset) {
+  // NOLINTNEXTLINE(performance-no-int-to-ptr): an absolute address is an integer
   return reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(offset));
 }
 

@@ -71,10 +71,11 @@ void print_tables(const NodeTopology& t) {
   banner("Numa Nodes");
   for (int d = 0; d < t.devices; ++d) {
     const int numa = t.numa[static_cast<std::size_t>(d)];
-    if (numa < 0)
+    if (numa < 0) {
       std::printf("GPU[%d]\t: (Topology) Numa Node: unknown\n", d);
-    else
+    } else {
       std::printf("GPU[%d]\t: (Topology) Numa Node: %d\n", d, numa);
+    }
   }
 }
 
@@ -112,9 +113,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "nbrcoll-topo: %s\n", r.error.c_str());
     return 1;
   }
-  if (json)
+  if (json) {
     std::printf("%s\n", nbrcoll::topo::to_json(r.topology).c_str());
-  else
+  } else {
     print_tables(r.topology);
+  }
   return 0;
 }

@@ -232,7 +232,8 @@ class Statuses {
   void put(MPI_Fint* f, int n) {
     if (OMPI_IS_FORTRAN_STATUSES_IGNORE(f)) return;
     for (int i = 0; i < n; ++i) {
-      if (!OMPI_IS_FORTRAN_STATUS_IGNORE(&f[i])) PMPI_Status_c2f(&c_.data()[i], &f[i * kStatusInts]);
+      if (!OMPI_IS_FORTRAN_STATUS_IGNORE(&f[i]))
+        PMPI_Status_c2f(&c_.data()[i], &f[static_cast<std::ptrdiff_t>(i) * kStatusInts]);
     }
   }
 

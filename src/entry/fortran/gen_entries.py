@@ -350,7 +350,10 @@ def wrapper(row, style, names, prefix):
     out += ["  " + line for line in post]
     out.append("}")
     for alias in names[1:]:
-        out.append('extern "C" void %s(%s) __attribute__((alias("%s")));' % (alias, params, names[0]))
+        # Fortran compilers' g77 convention names symbols with two trailing
+        # underscores, which C++ reserves: the ABI requires them.
+        nolint = "  // NOLINT(bugprone-reserved-identifier)" if "__" in alias else ""
+        out.append('extern "C" void %s(%s) __attribute__((alias("%s")));%s' % (alias, params, names[0], nolint))
     return out
 
 

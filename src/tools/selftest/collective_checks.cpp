@@ -36,18 +36,20 @@ bool rank1_has_node_peer(const Context& c) {
 
 Outcome totals(const nbrcoll_check::DeviceCollectiveChecks& checks, const std::string& what) {
   const auto [total, failed] = checks.world_totals();
-  if (failed > 0)
+  if (failed > 0) {
     return fail(checks.first_failure().empty() ? "failed elsewhere"
                                                : checks.first_failure() + " (" + std::to_string(failed) + " of " +
                                                      std::to_string(total) + " checks failed)");
+  }
   return pass(std::to_string(total) + " checks right: " + what);
 }
 
 Outcome variant(Context& c, const std::string& algo) {
-  if (algo == "native" && !c.gpu_aware)
+  if (algo == "native" && !c.gpu_aware) {
     return skip(
         "native hands device buffers to the MPI, which is not GPU-aware here (the bench line times it on "
         "host copies)");
+  }
   nbrbench::select_algo(algo);
   nbrcoll_check::DeviceCollectiveChecks checks(*c.g, c.plugin_handle);
   nbrcoll_check::SuiteOptions o;

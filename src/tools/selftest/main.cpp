@@ -47,7 +47,7 @@ std::string mapped_library(const std::string& stem) {
   while (std::getline(maps, line)) {
     const std::size_t path = line.find('/');
     if (path == std::string::npos) continue;
-    const std::string file = line.substr(path);
+    std::string file = line.substr(path);
     const std::size_t base = file.rfind('/');
     if (file.compare(base + 1, stem.size(), stem) == 0) return file;
   }
@@ -100,7 +100,8 @@ std::string device_list(const Context& c) {
   std::map<std::string, std::string> ranks;
   for (std::size_t r = 0; r < all.size(); ++r) ranks[all[r]] += (ranks[all[r]].empty() ? "" : ",") + std::to_string(r);
   std::string out;
-  for (const auto& [dev, who] : ranks) out += (out.empty() ? "" : "; ") + dev + " (ranks " + who + ")";
+  for (const auto& [dev, who] : ranks)
+    out.append(out.empty() ? "" : "; ").append(dev).append(" (ranks ").append(who).append(")");
   return out;
 }
 
@@ -185,10 +186,11 @@ int main(int argc, char** argv) {
     std::printf("summary: %s\n", report.summary().c_str());
     if (o.report != "none") {
       const std::string error = report.write(o.report);
-      if (!error.empty())
+      if (!error.empty()) {
         std::fprintf(stderr, "nbrcoll-selftest: %s\n", error.c_str());
-      else
+      } else {
         std::printf("report: %s.md, %s.csv\n", o.report.c_str(), o.report.c_str());
+      }
     }
     std::fflush(stdout);
   }

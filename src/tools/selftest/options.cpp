@@ -93,9 +93,10 @@ Options parse_options(const std::vector<std::string>& args) {
 
 std::string find_plugin(const std::string& device, const std::string& explicit_path, const std::string& exe_dir) {
   if (!explicit_path.empty()) return explicit_path;
-  const std::string file = device == "fake" ? "libnbrcoll-fake-device.so" : "libnbrcoll-" + device + ".so";
+  std::string file = device == "fake" ? "libnbrcoll-fake-device.so" : "libnbrcoll-" + device + ".so";
   for (const std::string& dir : {exe_dir + "/../lib", exe_dir + "/../lib/fake_gpu"}) {
-    const std::string path = dir + "/" + file;
+    std::string path = dir;
+    path.append("/").append(file);
     if (access(path.c_str(), R_OK) == 0) return path;
   }
   return file;

@@ -141,7 +141,7 @@ MemoryKind vmm_memory(const nbrcoll_device_backend& g) {
       address_free(ptr, size);
       return 1;
     }
-    *p = reinterpret_cast<void*>(ptr);
+    *p = reinterpret_cast<void*>(ptr);  // NOLINT(performance-no-int-to-ptr): the driver's addresses are integers
     const std::lock_guard<std::mutex> lock(*mutex);
     (*mappings)[*p] = {size, handle};
     return 0;

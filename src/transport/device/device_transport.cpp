@@ -271,9 +271,10 @@ bool DeviceTransport::progress(bool block, Engine& engine) {
 void DeviceTransport::after_arrival(std::size_t r, Engine& engine) {
   const int peer = plan_.recvs[r].peer;
   const auto p = static_cast<std::size_t>(peer);
-  if (--scratch_.left_from[p] == 0 && scratch_.read_from[p] != 0)
+  if (--scratch_.left_from[p] == 0 && scratch_.read_from[p] != 0) {
     engine.note(PMPI_Isend(nullptr, 0, MPI_BYTE, channel_.rank(peer), routing_.ack_tag, channel_.comm,
                            requests_.add({kAckSend, peer}, MessagePeer::to(peer))));
+  }
 }
 
 // A local copy (self or duplicate edge) into a receive slot, from bytes on
