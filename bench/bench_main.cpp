@@ -9,6 +9,7 @@
 
 #include "bench/core/graph.h"
 #include "bench/core/options.h"
+#include "bench/core/sizes.h"
 #include "bench/device_buffers.h"
 #include "bench/harness.h"
 #include "bench/nbrcoll_hooks.h"
@@ -31,8 +32,10 @@ Graph build_graph(const Options& o, const World& w) {
 }
 
 void print(std::ostream& out, const Options& o, const Outcome& r) {
-  out << "# nbrcoll-bench: " << r.description << "\n# warmup " << o.warmup << ", iters " << o.iters << ", validate "
-      << (o.validate ? "on" : "off") << "; time per call = max over ranks; speed-up = native median / median\n";
+  out << "# nbrcoll-bench: " << r.description << "\n# warmup " << o.warmup << ", iters " << o.iters;
+  if (o.iters_below > 0) out << " (" << o.small_iters << " below " << format_size(o.iters_below) << ")";
+  out << ", validate " << (o.validate ? "on" : "off")
+      << "; time per call = max over ranks; speed-up = native median / median\n";
   if (!r.settled.empty())
     out << "# before the warm-up, untimed calls until the plan settled (auto's tuning): " << r.settled << "\n";
   print_timing_table(out, r.rows);

@@ -50,10 +50,11 @@ int add_overlap_rows(const Options& o, const World& w, std::uint64_t size, const
     if (o.algos[a] == "auto" && o.mode == Mode::kNonblocking)
       settled += settle(a, o.algos[a], comms[a], kSettleLimit, call, steps);
   }
-  const std::vector<Timed> overall = time_interleaved(o.algos, o.warmup, o.iters, call, steps);
+  const int iters = o.iters_for(size);
+  const std::vector<Timed> overall = time_interleaved(o.algos, o.warmup, iters, call, steps);
   for (std::size_t a = 0; a < na; ++a) {
-    std::vector<double> timed(spent[a].end() - o.iters, spent[a].end());
-    MPI_Allreduce(MPI_IN_PLACE, timed.data(), o.iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    std::vector<double> timed(spent[a].end() - iters, spent[a].end());
+    MPI_Allreduce(MPI_IN_PLACE, timed.data(), iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     const double compute_us = summarize(timed).median;
     Row r;
     r.pattern = o.pattern;
@@ -66,6 +67,7 @@ int add_overlap_rows(const Options& o, const World& w, std::uint64_t size, const
     r.op = op_name(o.op, o.mode) + kComputeSuffix;
     r.paired = overall[a].paired;
     r.compute_us = compute_us;
+    r.iters = iters;
     r.overlap_pct = overlap_percent(pure[a].us.median, compute_us, overall[a].us.median);
     rows.push_back(r);
   }
@@ -209,7 +211,8 @@ Outcome run_neighbor(const Options& o, const World& w, const Graph& g) {
       const int made = settle(a, o.algos[a], comms[a], kSettleLimit, call, steps);
       if (made > 0) res.settled += (res.settled.empty() ? "" : ", ") + format_size(size) + " " + std::to_string(made);
     }
-    const auto sums = time_interleaved(o.algos, o.warmup, o.iters, call, steps);
+    const int iters = o.iters_for(size);
+    const auto sums = time_interleaved(o.algos, o.warmup, iters, call, steps);
     // The model assumes equal blocks: the v-variants' blocks are 1/4 to 4/4
     // of the size, 5/8 on average.
     const bool variable = o.op == Op::kAllgatherv || o.op == Op::kAlltoallv;
@@ -228,7 +231,8 @@ Outcome run_neighbor(const Options& o, const World& w, const Graph& g) {
                           predicted_us(comms[a], algo, per_edge(o.op), model_block, o.mode != Mode::kBlocking),
                           sums[a].paired,
                           {},
-                          {}});
+                          {},
+                          iters});
     }
     if (o.compute) {
       const int made = add_overlap_rows(o, w, size, sums, overlap_calls, overlap_comms, steps, call, res.rows);

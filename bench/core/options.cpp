@@ -44,6 +44,7 @@ const char* usage() {
          "  --algos LIST      native,linear,leader,aggregated,auto (default native,linear,leader)\n"
          "  --warmup N        untimed calls per size and algorithm (default 2)\n"
          "  --iters N         timed calls per size and algorithm (default 10)\n"
+         "  --iters-below SIZE:N  N timed calls instead for sizes below SIZE (rsg, moore, file), e.g. 64K:15\n"
          "  --create-reps N   repetitions of the graph-creation timing (default 5)\n"
          "  --validate / --no-validate   check every received byte and guard (default on)\n"
          "  --csv FILE        write results as CSV; --csv-append FILE appends to it\n"
@@ -109,7 +110,13 @@ Options parse_options(const std::vector<std::string>& args) {
       o.warmup = static_cast<int>(parse_integer(a, value(), 0, 1000000));
     else if (a == "--iters")
       o.iters = static_cast<int>(parse_integer(a, value(), 1, 1000000));
-    else if (a == "--create-reps")
+    else if (a == "--iters-below") {
+      const std::string v = value();
+      const std::size_t colon = v.find(':');
+      if (colon == std::string::npos) throw std::invalid_argument("--iters-below: expected SIZE:N, got '" + v + "'");
+      o.iters_below = parse_size(v.substr(0, colon));
+      o.small_iters = static_cast<int>(parse_integer(a, v.substr(colon + 1), 1, 1000000));
+    } else if (a == "--create-reps")
       o.create_reps = static_cast<int>(parse_integer(a, value(), 0, 10000));
     else if (a == "--validate")
       o.validate = true;
@@ -171,6 +178,7 @@ Options parse_options(const std::vector<std::string>& args) {
     if (op_given || o.mode != Mode::kBlocking)
       throw std::invalid_argument(
           "--op, --nonblocking, --persistent: not for --pattern spmm (blocking allgatherv only)");
+    if (o.iters_below > 0) throw std::invalid_argument("--iters-below: not for --pattern spmm (no block sizes)");
   } else if (o.pattern == "file") {
     if (o.graph.empty()) throw std::invalid_argument("--pattern file needs --graph");
   } else if (o.pattern != "rsg" && o.pattern != "moore") {

@@ -25,6 +25,11 @@ struct Options {
   std::vector<std::string> algos{"native", "linear", "leader"};
   int warmup = 2;
   int iters = 10;
+  // --iters-below SIZE:N: sizes below `iters_below` take `small_iters`
+  // timed calls (cheap calls whose medians need more of them).
+  std::uint64_t iters_below = 0;
+  int small_iters = 0;
+  [[nodiscard]] int iters_for(std::uint64_t size) const { return size < iters_below ? small_iters : iters; }
   int create_reps = 5;  // repetitions of the graph-creation timing
   bool validate = true;
   std::string csv;

@@ -63,14 +63,14 @@ std::string csv_quote(const std::string& field) {
 }
 
 void write_csv_rows(std::ostream& out, const std::vector<Row>& rows, const RunInfo& run) {
-  const std::string tail = ',' + std::to_string(run.iters) + ',' + csv_quote(run.node_kind) + ',' +
-                           csv_quote(run.topology) + ',' + csv_quote(run.mpi) + ',' + csv_quote(run.mpi_version) + ',' +
-                           csv_quote(run.nbrcoll_version);
+  const std::string tail = ',' + csv_quote(run.node_kind) + ',' + csv_quote(run.topology) + ',' + csv_quote(run.mpi) +
+                           ',' + csv_quote(run.mpi_version) + ',' + csv_quote(run.nbrcoll_version);
   for (const Row& r : rows) {
     out << csv_quote(r.pattern) << ',' << csv_quote(r.params) << ',' << r.procs << ',' << r.nodes << ',' << r.size_bytes
         << ',' << csv_quote(r.algo) << ',' << fmt("%.3f", r.us.median) << ',' << fmt("%.3f", r.us.min) << ','
-        << fmt("%.3f", r.us.max) << ',' << (r.speedup ? fmt("%.4f", *r.speedup) : std::string()) << tail << ','
-        << csv_quote(r.op) << ',' << (r.predicted_us ? fmt("%.3f", *r.predicted_us) : std::string()) << ','
+        << fmt("%.3f", r.us.max) << ',' << (r.speedup ? fmt("%.4f", *r.speedup) : std::string()) << ','
+        << (r.iters > 0 ? r.iters : run.iters) << tail << ',' << csv_quote(r.op) << ','
+        << (r.predicted_us ? fmt("%.3f", *r.predicted_us) : std::string()) << ','
         << (r.paired ? fmt("%.4f", *r.paired) : std::string()) << ','
         << (r.compute_us ? fmt("%.3f", *r.compute_us) : std::string()) << ','
         << (r.overlap_pct ? fmt("%.1f", *r.overlap_pct) : std::string()) << '\n';

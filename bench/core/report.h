@@ -30,6 +30,7 @@ struct Row {
   // ranks a round) and the share of the pure call's time hidden (compute.h).
   std::optional<double> compute_us;
   std::optional<double> overlap_pct;
+  int iters = 0;  // timed calls behind the medians; 0: the run's (RunInfo::iters)
 };
 
 // The op of an overlap row: "ineighbor_allgather+compute".

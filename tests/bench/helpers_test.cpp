@@ -96,6 +96,21 @@ TEST(Options, PatternsAndErrors) {
   EXPECT_THROW(parse_options({"--pattern", "rsg", "--bogus"}), std::invalid_argument);
 }
 
+TEST(Options, ItersBelowASizeTakeTheirOwnCount) {
+  const Options o = parse_options({"--pattern", "rsg", "--iters", "3", "--iters-below", "64K:15"});
+  EXPECT_EQ(o.iters_for(1024), 15);
+  EXPECT_EQ(o.iters_for(64 * 1024 - 1), 15);
+  EXPECT_EQ(o.iters_for(64 * 1024), 3);
+  EXPECT_EQ(o.iters_for(std::uint64_t{4} << 20), 3);
+  const Options plain = parse_options({"--pattern", "moore", "--iters", "7"});
+  EXPECT_EQ(plain.iters_for(1), 7);
+  EXPECT_EQ(plain.iters_for(std::uint64_t{1} << 30), 7);
+  EXPECT_THROW(parse_options({"--pattern", "rsg", "--iters-below", "64K"}), std::invalid_argument);
+  EXPECT_THROW(parse_options({"--pattern", "rsg", "--iters-below", "64K:0"}), std::invalid_argument);
+  EXPECT_THROW(parse_options({"--pattern", "spmm", "--matrix", "gen:ccc:6", "--iters-below", "64K:5"}),
+               std::invalid_argument);
+}
+
 TEST(Options, OpsAndModes) {
   const Options plain = parse_options({"--pattern", "rsg"});
   EXPECT_EQ(plain.op, Op::kAllgather);
@@ -184,7 +199,7 @@ TEST(Report, SpeedupsAndCsvColumns) {
   std::vector<Row> rows{
       {"rsg", "density=0.6;seed=1", 16, 2, 1024, "native", {100, 90, 120}, {}, "neighbor_allgather", {}, 1.0, {}, {}},
       {"rsg", "density=0.6;seed=1", 16, 2, 1024, "leader", {50, 40, 60}, {}, "neighbor_allgather", {}, 2.5, {}, {}},
-      {"rsg", "density=0.6;seed=1", 16, 2, 2048, "leader", {50, 40, 60}, {}, "neighbor_allgather", {}, {}, {}, {}},
+      {"rsg", "density=0.6;seed=1", 16, 2, 2048, "leader", {50, 40, 60}, {}, "neighbor_allgather", {}, {}, {}, {}, 15},
       {"rsg", "density=0.6;seed=1", 16, 2, 1024, "leader", {50, 40, 60}, {}, "neighbor_alltoall", {}, {}, {}, {}}};
   compute_speedups(rows);
   ASSERT_TRUE(rows[1].speedup.has_value());
@@ -196,6 +211,9 @@ TEST(Report, SpeedupsAndCsvColumns) {
   EXPECT_EQ(csv.str().substr(0, csv.str().find('\n')),
             "\"rsg\",\"density=0.6;seed=1\",16,2,1024,\"native\",100.000,90.000,120.000,1.0000,10,\"emulated\","
             "\"frontier\",\"Open MPI\",\"4.1.4\",\"0.1.0\",\"neighbor_allgather\",,1.0000,,");
+  // A row timed with its own count (--iters-below) says it; the others the run's.
+  EXPECT_NE(csv.str().find("2048,\"leader\",50.000,40.000,60.000,,15,\"emulated\""), std::string::npos) << csv.str();
+  EXPECT_NE(csv.str().find("1024,\"leader\",50.000,40.000,60.000,,10,\"emulated\""), std::string::npos) << csv.str();
   EXPECT_EQ(std::string(kCsvHeader),
             "pattern,params,procs,nodes,size_bytes,algo,median_us,min_us,max_us,speedup_vs_native,"
             "iters,node_kind,topology,mpi,mpi_version,nbrcoll_version,op,predicted_us,paired_vs_native,compute_us,"
