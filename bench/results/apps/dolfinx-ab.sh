@@ -8,17 +8,9 @@
 # path ("LIB -x NBRCOLL_ALGO=aggregated"). summary.py turns the lines into
 # paired ratios.
 cd "$(dirname "$0")/../../.."
+source bench/results/apps/ab_runs.sh
 runs=$1
 shift
-cluster=(bench/cluster/run.sh --nodes "${NODES:-2}" --ranks-per-node "${RPN:-8}" --rate 1gbit --)
-app=(/usr/bin/python3 "$PWD/bench/apps/dolfinx_setup.py" --scatters "${SCATTERS:-50}")
+# lines MODE RUN: each "phase seconds" line of the app as "MODE RUN phase seconds".
 lines() { awk -v m="$1" -v r="$2" 'NF == 2 && $2 ~ /^[0-9.e+-]+$/ { print m, r, $1, $2 }'; }
-for ((r = 1; r <= runs; r++)); do
-  env -u LD_PRELOAD "${cluster[@]}" "${app[@]}" 2> /dev/null | lines native "$r"
-  i=0
-  for lib in "$@"; do
-    i=$((i + 1))
-    NBRCOLL_CLUSTER_MPIRUN_ARGS="-x LD_PRELOAD=$lib" NBRCOLL_TOPO=frontier "${cluster[@]}" "${app[@]}" \
-      2> /dev/null | lines "lib$i" "$r"
-  done
-done
+ab_runs "$runs" lines /usr/bin/python3 "$PWD/bench/apps/dolfinx_setup.py" --scatters "${SCATTERS:-50}" -- "$@"

@@ -7,10 +7,10 @@
 # the hand-off vote's (../handoff-vote). A LIB may carry more mpirun
 # options after its path ("LIB -x NBRCOLL_DISABLE=1").
 cd "$(dirname "$0")/../../.."
+source bench/results/apps/ab_runs.sh
 runs=$1
 shift
 ex2=$(realpath build/bin/petsc_ksp_ex2)
-cluster=(bench/cluster/run.sh --nodes "${NODES:-2}" --ranks-per-node "${RPN:-8}" --rate 1gbit --)
 args=(-m 128 -n 1024 -ksp_max_it 50 -sf_type neighbor -log_view)
 # times MODE RUN: one line from ex2's -log_view on stdin.
 times() {
@@ -19,12 +19,4 @@ times() {
     $1 == "VecNorm" && !n { nc = $2; n = $4 }
     END { printf "%s %d %.6f %.6f\n", m, r, (b + e) / c * 1e3, n / nc * 1e3 }'
 }
-for ((r = 1; r <= runs; r++)); do
-  env -u LD_PRELOAD "${cluster[@]}" "$ex2" "${args[@]}" 2> /dev/null | times native "$r"
-  i=0
-  for lib in "$@"; do
-    i=$((i + 1))
-    NBRCOLL_CLUSTER_MPIRUN_ARGS="-x LD_PRELOAD=$lib" NBRCOLL_TOPO=frontier "${cluster[@]}" "$ex2" "${args[@]}" \
-      2> /dev/null | times "lib$i" "$r"
-  done
-done
+ab_runs "$runs" times "$ex2" "${args[@]}" -- "$@"
