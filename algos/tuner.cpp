@@ -10,9 +10,10 @@ namespace {
 
 constexpr int kTopOctave = 40;  // sizes from 2^40 share the last bucket
 // A bucket's terms in an agreement's payload: whether it was met unsettled
-// (kSeen), met at all (kMet), met settled on aggregated in a call that ran
-// other variants too (kMixed), then per variant whether short of timings
-// and its median (kTimes + 2 v and + 1).
+// (kSeen), the last call that met it, plus one (kMet; 0: none), whether
+// it was met settled on aggregated in a call that ran other variants too
+// (kMixed), then per variant whether short of timings and its median
+// (kTimes + 2 v and + 1).
 constexpr std::size_t kSeen = 0;
 constexpr std::size_t kMet = 1;
 constexpr std::size_t kMixed = 2;
@@ -139,7 +140,7 @@ Variant Tuner::choose(std::uint64_t bytes) {
 
 Variant Tuner::choose_in(int k, std::uint64_t bytes) {
   const auto uk = static_cast<std::size_t>(k);
-  met_[uk] = true;
+  last_met_[uk] = current_ + 1;
   const int s = settled(k);
   // An unsettled bucket is noted and tried; one settled before is tried
   // again while trying, beside the sizes being tried: a call runs all its
@@ -282,7 +283,7 @@ std::vector<std::int64_t> Tuner::payload() const {
   for (std::size_t k = 0; k < kTuneBuckets; ++k) {
     std::int64_t* t = &out[k * kStride];
     t[kSeen] = seen_[k] ? 1 : 0;
-    t[kMet] = met_[k] ? 1 : 0;
+    t[kMet] = static_cast<std::int64_t>(last_met_[k]);
     t[kMixed] = mixed_[k] ? 1 : 0;
     const std::array<Pair, kVariantCount>& pairs = pairs_[k];
     const bool met = std::any_of(pairs.begin(), pairs.end(), [](const Pair& p) { return p.warmed; });
@@ -367,18 +368,23 @@ std::vector<int> Tuner::settle(const std::vector<std::int64_t>& most) {
       pending = true;
     }
   }
-  // Bundles travel from now on where a size some rank used since the last
-  // agreement takes aggregated.
+  // Bundles travel from now on where a size some rank used in the last
+  // kInUseCalls calls before the agreement takes aggregated: a program that
+  // has moved on from such sizes stops paying for them at the agreement
+  // after it moved, not one later (the payload's call: every rank's alike).
   // (untried_bundles_: of them, the sizes no trial is for.)
+  const std::uint64_t payload_call = next_agreement_ + deferral_.start;
+  const std::uint64_t in_use_from = payload_call > kInUseCalls ? payload_call - kInUseCalls : 0;
   needs_bundles_ = false;
   untried_bundles_ = false;
   for (int k = 0; k < kTuneBuckets; ++k) {
-    if (most[static_cast<std::size_t>(k) * kStride + kMet] == 0) continue;
+    const std::int64_t last = most[static_cast<std::size_t>(k) * kStride + kMet];
+    if (last == 0 || static_cast<std::uint64_t>(last - 1) < in_use_from) continue;
     if (takes_aggregated(k)) needs_bundles_ = true;
     if (std::popcount(candidates(k)) < 2 && model_takes_aggregated(k)) untried_bundles_ = true;
   }
   seen_.fill(false);
-  met_.fill(false);
+  last_met_.fill(0);
   mixed_.fill(false);
   ++agreements_;
   if (pending) {

@@ -91,6 +91,9 @@ inline constexpr int kMaxWatches = 8;              // watching agreements in a r
 inline constexpr int kMaxAgreements = 40;          // agreements in all
 inline constexpr int kMaxTries = 4;                // agreements a bucket may wait for complete data
 inline constexpr double kDefaultTuneFactor = 2.0;  // NBRCOLL_TUNE's default
+// A size counts as in use at an agreement (its bundles travel on) where
+// some rank met it in this many calls before it.
+inline constexpr std::uint64_t kInUseCalls = kTryCalls;
 
 // A tuner's agreements reduced over several calls (Tuner::agreement_due());
 // none: each settles at the call it is due at.
@@ -133,7 +136,7 @@ class Tuner {
   void begin_call();
   // What this rank contributes to the agreement: int64 terms whose maximum
   // over ranks is taken (MPI_MAX), payload_size() of them: per bucket,
-  // whether it met it unsettled, whether it met it at all, whether it met
+  // whether it met it unsettled, the last call that met it, whether it met
   // it settled on aggregated in a call that ran other variants too, and
   // per candidate whether it is short of timings and its median.
   [[nodiscard]] std::vector<std::int64_t> payload() const;
@@ -144,16 +147,16 @@ class Tuner {
   // The variant of a block of `bytes` in this call. Notes trials.
   Variant choose(std::uint64_t bytes);
   // Whether this call runs bundles (aggregated blocks may travel): where a
-  // size some rank used between the last two agreements takes aggregated
-  // (before the first: where the offered table has aggregated), or in a
-  // trying call whose turn is aggregated (on the other turns only where a
-  // size used takes aggregated by the model, untried, so that their trials
-  // carry no bundles their variant would not run). The same on every rank. Bundles
-  // cost a call messages and a wait on the node pair's owners even where
-  // no block of it takes aggregated, so a program that has moved on from
-  // the sizes that did stops paying for them; a block whose size would
-  // take aggregated in a call without bundles takes the model's best other
-  // variant.
+  // size some rank used in the kInUseCalls calls before the last agreement
+  // takes aggregated (before the first: where the offered table has
+  // aggregated), or in a trying call whose turn is aggregated (on the
+  // other turns only where a size used takes aggregated by the model,
+  // untried, so that their trials carry no bundles their variant would not
+  // run). The same on every rank. Bundles cost a call messages and a wait
+  // on the node pair's owners even where no block of it takes aggregated,
+  // so a program that has moved on from the sizes that did stops paying
+  // for them; a block whose size would take aggregated in a call without
+  // bundles takes the model's best other variant.
   [[nodiscard]] bool bundles() const;
   // Whether every block of this call takes linear whatever its size, with
   // no bundles: a function of the agreements and the turn alone (what every
@@ -251,7 +254,8 @@ class Tuner {
   std::array<std::int8_t, kTuneBuckets> settled_{};
   std::array<std::uint8_t, kTuneBuckets> tries_{};  // agreements that found bucket k met but not settled
   std::array<bool, kTuneBuckets> seen_{};           // uncertain and unsettled, met since the last agreement
-  std::array<bool, kTuneBuckets> met_{};            // met since the last agreement
+  // The last call (+1) that met bucket k since the last agreement; 0: none.
+  std::array<std::uint64_t, kTuneBuckets> last_met_{};
   // Settled on aggregated and met, since the last agreement, in a call
   // (not a trial) whose blocks ran more than one variant; and whether a
   // bucket was reopened for that before (once only).

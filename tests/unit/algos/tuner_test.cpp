@@ -387,6 +387,47 @@ TEST(Tuner, FollowsTheProgramToItsNextSizeAndThenStopsAgreeing) {
   EXPECT_EQ(w.agreements, closed_at);
 }
 
+TEST(Tuner, BundlesStopAtTheFirstAgreementThatFindsTheirSizesOutOfUse) {
+  // Phase A (2K) settles on aggregated; phase B (64K) on linear. An
+  // agreement that still saw phase A's last calls, more than kInUseCalls
+  // calls before it, turns the bundles off: phase B's calls after it run
+  // without them, not only after the agreement after that.
+  World w(table(1.3, 1.6), 3);
+  const Truth truth = [](Variant v, std::uint64_t b) {
+    if (b < 8192) return v == Variant::kAggregated ? 100.0 : 300.0;
+    return v == Variant::kLinear ? 100.0 : 300.0;
+  };
+  int c = 0;
+  for (; c < 40; ++c) w.call(every_rank({2048}), truth);
+  ASSERT_EQ(w.ranks[0]->settled(tune_bucket(2048)), static_cast<int>(Variant::kAggregated));
+  ASSERT_TRUE(w.ranks[0]->bundles());
+  const std::uint64_t last_a = w.ranks[0]->calls() - 1;
+  int far_agreements = 0;
+  bool settled_b = false;
+  for (int b = 0; b < 200; ++b) {
+    const int before = w.agreements;
+    w.call(every_rank({65536}), truth);
+    if (w.agreements == before) continue;
+    const std::uint64_t at = w.ranks[0]->calls() - 1;
+    if (at - last_a > kInUseCalls) {
+      // Every agreement this far from phase A turns its bundles off.
+      ++far_agreements;
+      for (auto& t : w.ranks) EXPECT_FALSE(t->bundles()) << "agreement at call " << at;
+    }
+    if (w.ranks[0]->settled(tune_bucket(65536)) == static_cast<int>(Variant::kLinear)) {
+      settled_b = true;
+      break;
+    }
+  }
+  EXPECT_TRUE(settled_b);
+  EXPECT_GE(far_agreements, 2);  // the one that found 64K unsettled, and the one that settled it
+  EXPECT_FALSE(w.ranks[0]->bundles());
+  // A program alternating the two sizes call by call keeps its bundles.
+  for (int a = 0; a < 200; ++a) w.call(every_rank({a % 2 == 0 ? 2048U : 65536U}), truth);
+  EXPECT_TRUE(w.ranks[0]->bundles());
+  EXPECT_EQ(w.call(every_rank({2048}), truth)[0], Variant::kAggregated);
+}
+
 TEST(Tuner, ASizeSettledInOnePhaseIsTriedAgainBesideTheNextPhasesSizes) {
   // Phase A's sizes, 1K and 4K, run fastest aggregated. Phase B's calls
   // carry 4K and 16K blocks: 16K alone would take linear, 4K alone
