@@ -26,11 +26,16 @@ std::vector<std::uint8_t> link_classes(MPI_Comm comm);
 // and b (after `warmup` untimed ones), halved: the one-way time in us.
 double one_way_us(MPI_Comm comm, int a, int b, std::uint64_t bytes, int iters, int warmup);
 
-// Every rank of node `from` sends `bytes` to a rank of node `to` at once
-// (sender i to the i-th receiver, cyclically): node bytes per us, the median
-// over `reps` rounds of the slowest rank's time.
-double node_bytes_per_us(MPI_Comm comm, const std::vector<int>& node_of, int from, int to, std::uint64_t bytes,
-                         int reps);
+// Every rank of node `from` sends `bytes` to a rank of node `to` (in flow
+// k, sender i to receiver i + k, cyclically), for every flow at once: node bytes per
+// us (of the node with the most ranks sending), the median over `reps`
+// rounds of the slowest rank's time.
+struct NodeFlow {
+  int from = 0;
+  int to = 0;
+};
+double node_bytes_per_us(MPI_Comm comm, const std::vector<int>& node_of, const std::vector<NodeFlow>& flows,
+                         std::uint64_t bytes, int reps);
 
 // memcpy of `bytes` on rank 0, median of `reps`: bytes per us.
 double copy_bytes_per_us(MPI_Comm comm, std::uint64_t bytes, int reps);
