@@ -98,6 +98,7 @@ double one_way_us(MPI_Comm comm, int a, int b, std::uint64_t bytes, int iters, i
 double node_bytes_per_us(MPI_Comm comm, const std::vector<int>& node_of, const std::vector<NodeFlow>& flows,
                          std::uint64_t bytes, int reps) {
   const int me = rank_of(comm);
+  const int mine = node_of[static_cast<std::size_t>(me)];
   std::vector<int> sends_to, recvs_from;  // this rank's messages
   bool part_of = false;
   std::size_t most_senders = 0;
@@ -111,7 +112,6 @@ double node_bytes_per_us(MPI_Comm comm, const std::vector<int>& node_of, const s
     }
     if (first_sender < 0) first_sender = senders.front();
     most_senders = std::max(most_senders, senders.size());
-    const int mine = node_of[static_cast<std::size_t>(me)];
     part_of = part_of || mine == f.from || mine == f.to;
     for (std::size_t i = 0; i < senders.size(); ++i) {
       // Flow k starts k receivers on: where two flows join the same nodes

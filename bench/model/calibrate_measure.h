@@ -27,9 +27,9 @@ std::vector<std::uint8_t> link_classes(MPI_Comm comm);
 double one_way_us(MPI_Comm comm, int a, int b, std::uint64_t bytes, int iters, int warmup);
 
 // Every rank of node `from` sends `bytes` to a rank of node `to` (in flow
-// k, sender i to receiver i + k, cyclically), for every flow at once: node bytes per
-// us (of the node with the most ranks sending), the median over `reps`
-// rounds of the slowest rank's time.
+// k, sender i to receiver i + k, cyclically), for every flow at once:
+// node bytes per us (of the node with the most ranks sending), the median
+// over `reps` rounds of the slowest rank's time.
 struct NodeFlow {
   int from = 0;
   int to = 0;

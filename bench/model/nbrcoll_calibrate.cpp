@@ -33,9 +33,9 @@ struct Measured {
   std::array<bool, kLinkClassCount> have{};
   std::array<algos::LinkCost, kLinkClassCount> link{};
   std::array<std::pair<int, int>, kLinkClassCount> pair{};
-  double nic = 0;         // 0: one node, not measured
-  double nic_alone = 0;   // node 0 to node 1, the other nodes quiet
+  double nic_alone = 0;   // node 0 to node 1, the other nodes quiet (0: one node, not measured)
   double nic_loaded = 0;  // every node to the next at once
+  [[nodiscard]] double nic() const { return std::min(nic_alone, nic_loaded); }
   double copy = 0;
   Cores cores;
 };
@@ -96,7 +96,6 @@ Measured measure(const CalibrateOptions& o, const std::vector<std::uint8_t>& cla
     std::vector<NodeFlow> ring;
     for (int n = 0; n < nodes; ++n) ring.push_back({n, (n + 1) % nodes});
     m.nic_loaded = node_bytes_per_us(MPI_COMM_WORLD, node_of, ring, o.large, o.reps);
-    m.nic = std::min(m.nic_alone, m.nic_loaded);
   }
   m.copy = copy_bytes_per_us(MPI_COMM_WORLD, o.copy_bytes, o.reps);
   m.cores = detect_cores(node_of);
@@ -139,8 +138,8 @@ std::string describe(const CalibrateOptions& o, const Measured& m, const std::ve
                       algos::link_class_name(static_cast<algos::LinkClass>(from)) + " (nearest measured class)");
   }
   const auto network = static_cast<std::size_t>(algos::LinkClass::kNetwork);
-  if (m.nic > 0) {
-    model.nic_bytes_per_us = m.nic;
+  if (m.nic() > 0) {
+    model.nic_bytes_per_us = m.nic();
     char rates[96];
     std::snprintf(rates, sizeof rates, " (%.1f and %.1f)", m.nic_alone, m.nic_loaded);
     notes.push_back("nic: the lesser of node bytes / time of the slowest rank (median of " + std::to_string(o.reps) +
