@@ -72,6 +72,12 @@ std::optional<double> positive(const std::string& text) {
   return v;
 }
 
+bool value_is_zero(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  return end != text.c_str() && *end == '\0' && v == 0;
+}
+
 // A positive integer (ranks-per-node, nodes).
 std::optional<int> positive_int(const std::string& text) {
   const std::optional<double> v = positive(text);
@@ -165,7 +171,9 @@ std::optional<MachineModel> parse_machine(std::string_view text, const MachineMo
       error = where + bad;
       return std::nullopt;
     }
-    const std::optional<double> v = positive(value);
+    // burst and floor may be 0 (no bucket, no floor).
+    const bool zero_ok = key == "burst" || key == "floor";
+    const std::optional<double> v = zero_ok && value_is_zero(value) ? std::optional<double>(0.0) : positive(value);
     if (!v) {
       error = where;
       error += "'" + value + "' is not a positive number";
@@ -178,6 +186,10 @@ std::optional<MachineModel> parse_machine(std::string_view text, const MachineMo
       m.copy_bytes_per_us = *v;
     } else if (key == "cores") {
       m.cores = *v;
+    } else if (key == "burst") {
+      m.burst_bytes = *v;
+    } else if (key == "floor") {
+      m.floor_us = *v;
     } else {
       known = false;
       for (int c = 0; c < kLinkClassCount; ++c) {
@@ -212,6 +224,8 @@ std::string format_machine(const MachineModel& m) {
   out << "nic = " << m.nic_bytes_per_us << "\n";
   out << "copy = " << m.copy_bytes_per_us << "\n";
   out << "cores = " << m.cores << "\n";
+  out << "burst = " << m.burst_bytes << "\n";
+  out << "floor = " << m.floor_us << "\n";
   const MachineOrigin& o = m.origin;
   if (!o.topology.empty()) out << "topology = " << o.topology << "\n";
   if (o.ranks_per_node > 0) out << "ranks-per-node = " << o.ranks_per_node << "\n";
@@ -338,8 +352,10 @@ double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on
   // Max-rate: the process's own rate, or the NIC's for everything its node
   // moves across nodes (which only a node-wide count knows: a leader or an
   // owner carries far more than the node's average rank).
-  const double network =
-      std::max(net_bytes / m.link[net].bytes_per_us, static_cast<double>(node_network_bytes) / m.nic_bytes_per_us);
+  // A link's burst (token bucket) leaves at once; the rate holds beyond it.
+  const auto beyond_burst = [&m](double bytes) { return std::max(0.0, bytes - m.burst_bytes); };
+  const double network = std::max(beyond_burst(net_bytes) / m.link[net].bytes_per_us,
+                                  beyond_burst(static_cast<double>(node_network_bytes)) / m.nic_bytes_per_us);
   // Store and forward: what a rank forwards leaves only after it arrived;
   // later inputs overlap with earlier forwards, the first one does not.
   double wait = 0;
@@ -354,7 +370,7 @@ double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on
   // wait for it overlaps the network time; an input from inside the node
   // must arrive before what it feeds onto the network can leave.
   const double cpu = shared_cpu_us(rank_cpu_us(load, m), node_cpu_us, ranks_on_node, m.cores);
-  return load.forwards_from == kNetwork ? cpu + std::max(network, wait) : cpu + network + wait;
+  return m.floor_us + (load.forwards_from == kNetwork ? cpu + std::max(network, wait) : cpu + network + wait);
 }
 
 NetworkBlocks node_network_block_counts(const PlanInput& input) {

@@ -47,7 +47,16 @@ struct MachineModel {
   double nic_bytes_per_us = 12500.0;             // what one node injects into the network (R_N), all its ranks together
   double copy_bytes_per_us = 10000.0;            // a local memcpy (bundle packing, duplicate-slot copies)
   double cores = 64.0;                           // CPU cores the ranks of one node share
-  MachineOrigin origin;                          // what a machine file says it measured
+  // Bytes a node's network link carries at once after a pause before its
+  // rate (nic, rate.network) holds: a token bucket's depth (the emulated
+  // cluster's tc tbf links). 0: the rate holds from the first byte.
+  double burst_bytes = 0.0;
+  // What a call costs beyond every term above where all ranks take part (us):
+  // on ranks that outnumber their cores, each message waits for its
+  // receiver to be scheduled. nbrcoll-calibrate measures it as a tiny
+  // exchange's time less the model's own prediction of it. 0: none.
+  double floor_us = 0.0;
+  MachineOrigin origin;  // what a machine file says it measured
 };
 
 // Built-in machines: "frontier" (HPE Cray EX, 4 x MI250X, Slingshot-11),
@@ -69,7 +78,7 @@ int remote_leaders_for(const MachineModel& m);
 // A machine from text: `key = value` lines, `#` comments. Keys: name,
 // alpha.<class> and rate.<class> for the classes same-device, same-package,
 // xgmi-linked, multi-hop, network (us and bytes/us), nic, copy (bytes/us),
-// cores; and what it was measured on (MachineOrigin): topology (text),
+// cores, burst (bytes) and floor (us), both may be 0; and what it was measured on (MachineOrigin): topology (text),
 // ranks-per-node and nodes (positive integers), measured (the measured
 // classes' names, separated by blanks or commas; may be empty). Missing
 // keys keep `base`'s values (a file without `measured` says nothing of what
@@ -134,9 +143,9 @@ struct LoadShape {
 LoadShape load_shape(const Plan& plan);
 RankLoad rank_load(const LoadShape& shape, std::uint64_t block_bytes);
 
-// The time one rank spends in one call (us): per-message cost at both ends,
+// The time one rank spends in one call (us): the machine's floor, per-message cost at both ends,
 // the bytes at the process rate or, across nodes, at the rate the node's NIC
-// gives all of the node's network bytes (max-rate), copies, and for a rank
+// gives all of the node's network bytes (max-rate) beyond the link's burst, copies, and for a rank
 // that forwards, the wait for what it forwards (store and forward: overlapping
 // the network time where that input comes from another node, after it
 // where it comes from inside the node). CPU work is stretched when more

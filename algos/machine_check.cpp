@@ -55,6 +55,9 @@ MachineCheck check_machine(const MachineModel& file, const MachineModel& builtin
   }
   check.topology_differs = !o.topology.empty() && !now.topology.empty() && o.topology != now.topology;
   check.shape_differs = o.ranks_per_node > 0 && now.ranks_per_node > 0 && o.ranks_per_node != now.ranks_per_node;
+  // The floor is the wait for ranks sharing cores: it holds for the node
+  // shape it was measured on only.
+  if (check.shape_differs) check.model.floor_us = builtin.floor_us;
   return check;
 }
 
@@ -70,6 +73,7 @@ std::string describe_check(const MachineCheck& check, const MachineModel& file, 
   } else {
     out += "; every class this process uses was measured, and stands";
   }
+  if (check.shape_differs && file.floor_us != check.model.floor_us) out += "; its floor (ranks sharing cores) does not";
   if (o.measured && std::find(o.measured->begin(), o.measured->end(), true) != o.measured->end())
     out += " (measured: " + class_names(*o.measured) + ")";
   return out + "; calibrate under this topology and node shape to measure them all";

@@ -48,7 +48,8 @@ struct MachineCheck {
 // `builtin`'s values; the rest stay. A file that does not say (older files,
 // hand-written ones) stays whole. A topology or ranks per node recorded and
 // different from `now`'s is noted (the measured classes still stand: they
-// were measured between ranks of this machine).
+// were measured between ranks of this machine); with other ranks per node
+// the file's floor (ranks waiting for a core) takes `builtin`'s.
 MachineCheck check_machine(const MachineModel& file, const MachineModel& builtin, const RunShape& now);
 
 // One line on what check_machine found (`file_label`: the file's path),

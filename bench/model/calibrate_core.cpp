@@ -102,4 +102,54 @@ std::string machine_file(const nbrcoll::algos::MachineModel& m, const std::vecto
   return text + nbrcoll::algos::format_machine(m);
 }
 
+std::vector<std::vector<int>> halo_peers(const std::vector<int>& node_of_rank) {
+  const int size = static_cast<int>(node_of_rank.size());
+  std::vector<std::vector<int>> peers(static_cast<std::size_t>(size));
+  if (size < 2) return peers;
+  const int nodes = *std::max_element(node_of_rank.begin(), node_of_rank.end()) + 1;
+  if (nodes == 1) {
+    for (int r = 0; r < size; ++r) peers[static_cast<std::size_t>(r)] = {(r + 1) % size, (r + size - 1) % size};
+    return peers;
+  }
+  std::vector<std::vector<int>> ranks_of(static_cast<std::size_t>(nodes));
+  for (int r = 0; r < size; ++r)
+    ranks_of[static_cast<std::size_t>(node_of_rank[static_cast<std::size_t>(r)])].push_back(r);
+  for (int n = 0; n < nodes; ++n) {
+    const auto& mine = ranks_of[static_cast<std::size_t>(n)];
+    const auto& next = ranks_of[static_cast<std::size_t>((n + 1) % nodes)];
+    const auto& prev = ranks_of[static_cast<std::size_t>((n + nodes - 1) % nodes)];
+    for (std::size_t i = 0; i < mine.size(); ++i)
+      peers[static_cast<std::size_t>(mine[i])] = {next[i % next.size()], prev[i % prev.size()]};
+  }
+  return peers;
+}
+
+double burst_bytes(double probe, double paused, double steady) {
+  if (!(paused > steady) || !(steady > 0)) return 0;
+  const double burst = probe * (1 - steady / paused);
+  return burst < probe / 20 ? 0 : burst;
+}
+
+nbrcoll::algos::RankLoad exchange_load(const std::vector<std::vector<int>>& peers_of, int rank,
+                                       const std::vector<std::uint8_t>& classes, std::uint64_t bytes) {
+  nbrcoll::algos::RankLoad load;
+  const std::size_t size = peers_of.size();
+  const auto cls = [&](std::size_t a, std::size_t b) { return static_cast<std::size_t>(classes[a * size + b]); };
+  const auto me = static_cast<std::size_t>(rank);
+  for (const int p : peers_of[me]) {
+    const std::size_t c = cls(me, static_cast<std::size_t>(p));
+    ++load.sent_messages[c];
+    load.sent_bytes[c] += bytes;
+  }
+  for (std::size_t r = 0; r < size; ++r) {
+    for (const int p : peers_of[r]) {
+      if (static_cast<std::size_t>(p) != me) continue;
+      const std::size_t c = cls(r, me);
+      ++load.recv_messages[c];
+      load.recv_bytes[c] += bytes;
+    }
+  }
+  return load;
+}
+
 }  // namespace nbrcalib

@@ -43,6 +43,23 @@ struct Cores {
 Cores cores_per_node(const std::vector<std::string>& host_of_rank, const std::vector<int>& node_of_rank,
                      const std::vector<std::vector<std::uint64_t>>& cpu_mask_of_rank);
 
+// The floor's exchange (every rank taking part): per rank, the rank of the
+// same index on the next node and on the previous one (wrapping around;
+// on 2 nodes the same rank twice), or on one node the next and the
+// previous rank. Empty lists for a single rank.
+std::vector<std::vector<int>> halo_peers(const std::vector<int>& node_of_rank);
+
+// A token bucket's depth from a node's rate for `probe` bytes sent after a
+// pause (`paused`) against its steady rate (`steady`, bytes/us): the bytes
+// that left at once, probe * (1 - steady / paused); 0 below a twentieth of
+// the probe (not told from noise) or where the paused rate is not higher.
+double burst_bytes(double probe, double paused, double steady);
+
+// The RankLoad of `rank` in the floor's exchange of `bytes`-byte messages
+// (its sends and receives by the classes between the ranks).
+nbrcoll::algos::RankLoad exchange_load(const std::vector<std::vector<int>>& peers_of, int rank,
+                                       const std::vector<std::uint8_t>& classes, std::uint64_t bytes);
+
 // Median of a sample (mean of the two middle values for an even count; 0 if empty).
 double median(std::vector<double> samples);
 

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <thread>
+#include <utility>
 
 #include "bench/model/calibrate_core.h"
 #include "support/config.h"
@@ -29,6 +30,39 @@ int rank_of(MPI_Comm comm) {
   MPI_Comm_rank(comm, &r);
   return r;
 }
+
+// One rank's part of an exchange: `bytes` to each of `to`, as much from
+// each of `from`, all at once. One buffer per receive (pending receives
+// must not overlap); the sends share one.
+class Exchange {
+ public:
+  Exchange(MPI_Comm comm, std::vector<int> to, std::vector<int> from, std::uint64_t bytes)
+      : comm_(comm),
+        to_(std::move(to)),
+        from_(std::move(from)),
+        out_(bytes, 1),
+        in_(from_.size(), std::vector<char>(bytes)),
+        reqs_(to_.size() + from_.size()),
+        count_(static_cast<int>(bytes)) {}
+  // Posts it and waits for it: this rank's time in us.
+  double run_us() {
+    const double t0 = MPI_Wtime();
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < from_.size(); ++i)
+      MPI_Irecv(in_[i].data(), count_, MPI_BYTE, from_[i], kTag, comm_, &reqs_[k++]);
+    for (const int dst : to_) MPI_Isend(out_.data(), count_, MPI_BYTE, dst, kTag, comm_, &reqs_[k++]);
+    MPI_Waitall(static_cast<int>(reqs_.size()), reqs_.data(), MPI_STATUSES_IGNORE);
+    return (MPI_Wtime() - t0) * 1e6;
+  }
+
+ private:
+  MPI_Comm comm_;
+  std::vector<int> to_, from_;
+  std::vector<char> out_;
+  std::vector<std::vector<char>> in_;
+  std::vector<MPI_Request> reqs_;
+  int count_;
+};
 
 }  // namespace
 
@@ -96,7 +130,7 @@ double one_way_us(MPI_Comm comm, int a, int b, std::uint64_t bytes, int iters, i
 }
 
 double node_bytes_per_us(MPI_Comm comm, const std::vector<int>& node_of, const std::vector<NodeFlow>& flows,
-                         std::uint64_t bytes, int reps) {
+                         std::uint64_t bytes, int reps, int pause_ms) {
   const int me = rank_of(comm);
   const int mine = node_of[static_cast<std::size_t>(me)];
   std::vector<int> sends_to, recvs_from;  // this rank's messages
@@ -127,24 +161,14 @@ double node_bytes_per_us(MPI_Comm comm, const std::vector<int>& node_of, const s
   MPI_Comm_split(comm, part_of ? 0 : MPI_UNDEFINED, me, &part);
   double result = 0;
   if (part != MPI_COMM_NULL) {
-    // One buffer per receive (pending receives must not overlap); the
-    // sends share one.
-    const std::vector<char> out(bytes, 1);
-    std::vector<std::vector<char>> in(recvs_from.size(), std::vector<char>(bytes));
-    const int count = static_cast<int>(bytes);
-    std::vector<MPI_Request> reqs(sends_to.size() + recvs_from.size());
+    Exchange exchange(comm, sends_to, recvs_from, bytes);
     std::vector<double> rounds;
     for (int round = -1; round < reps; ++round) {  // round -1: warm-up
+      if (pause_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
       MPI_Barrier(part);
-      const double t0 = MPI_Wtime();
-      std::size_t k = 0;
-      for (std::size_t i = 0; i < recvs_from.size(); ++i)
-        MPI_Irecv(in[i].data(), count, MPI_BYTE, recvs_from[i], kTag, comm, &reqs[k++]);
-      for (const int dst : sends_to) MPI_Isend(out.data(), count, MPI_BYTE, dst, kTag, comm, &reqs[k++]);
-      MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE);
-      double took = MPI_Wtime() - t0;
+      double took = exchange.run_us();
       MPI_Allreduce(MPI_IN_PLACE, &took, 1, MPI_DOUBLE, MPI_MAX, part);
-      if (round >= 0) rounds.push_back(took * 1e6);
+      if (round >= 0) rounds.push_back(took);
     }
     // The node with the most senders moved the most in that time.
     result = static_cast<double>(bytes) * static_cast<double>(most_senders) / median(rounds);
@@ -152,6 +176,27 @@ double node_bytes_per_us(MPI_Comm comm, const std::vector<int>& node_of, const s
   }
   quiet_barrier(comm);
   return bcast(comm, result, first_sender);
+}
+
+double exchange_us(MPI_Comm comm, const std::vector<std::vector<int>>& peers_of, std::uint64_t bytes, int reps,
+                   int warmup) {
+  const int me = rank_of(comm);
+  const std::vector<int>& to = peers_of[static_cast<std::size_t>(me)];
+  std::vector<int> from;
+  for (std::size_t r = 0; r < peers_of.size(); ++r)
+    for (const int p : peers_of[r])
+      if (p == me) from.push_back(static_cast<int>(r));
+  Exchange exchange(comm, to, from, bytes);
+  std::vector<double> took(static_cast<std::size_t>(warmup + reps));
+  for (double& t : took) {
+    MPI_Barrier(comm);
+    t = exchange.run_us();
+  }
+  MPI_Allreduce(MPI_IN_PLACE, took.data(), static_cast<int>(took.size()), MPI_DOUBLE, MPI_MAX, comm);
+  took.erase(took.begin(), took.begin() + warmup);
+  const double result = median(took);
+  quiet_barrier(comm);
+  return result;  // the same on every rank (from one reduction)
 }
 
 double copy_bytes_per_us(MPI_Comm comm, std::uint64_t bytes, int reps) {

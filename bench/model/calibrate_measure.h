@@ -34,8 +34,16 @@ struct NodeFlow {
   int from = 0;
   int to = 0;
 };
+// `pause_ms` > 0: every round starts after the taking part ranks slept that
+// long (a link whose token bucket refills meanwhile sends its burst at once).
 double node_bytes_per_us(MPI_Comm comm, const std::vector<int>& node_of, const std::vector<NodeFlow>& flows,
-                         std::uint64_t bytes, int reps);
+                         std::uint64_t bytes, int reps, int pause_ms = 0);
+
+// Every rank sends `bytes` to each of `peers_of[rank]` and receives as much
+// from every rank that names it, all at once, after a barrier: the median
+// over `reps` (after `warmup`) of the slowest rank's time, in us.
+double exchange_us(MPI_Comm comm, const std::vector<std::vector<int>>& peers_of, std::uint64_t bytes, int reps,
+                   int warmup);
 
 // memcpy of `bytes` on rank 0, median of `reps`: bytes per us.
 double copy_bytes_per_us(MPI_Comm comm, std::uint64_t bytes, int reps);

@@ -28,6 +28,13 @@ namespace {
 
 constexpr std::uint64_t kSmallBytes = 8;
 constexpr int kHostKeyChars = 64;
+// The burst probe: node 0's ranks send this much in all after a pause long
+// enough for a 1 Gbit/s link's token bucket of 2 MiB to refill.
+constexpr std::uint64_t kBurstProbeBytes = 1024 * 1024;
+constexpr int kBurstPauseMs = 20;
+// The floor's exchange: calls timed (after the warm-up ones).
+constexpr int kFloorCalls = 200;
+constexpr int kFloorWarmup = 10;
 
 struct Measured {
   std::array<bool, kLinkClassCount> have{};
@@ -36,6 +43,10 @@ struct Measured {
   double nic_alone = 0;   // node 0 to node 1, the other nodes quiet (0: one node, not measured)
   double nic_loaded = 0;  // every node to the next at once
   [[nodiscard]] double nic() const { return std::min(nic_alone, nic_loaded); }
+  double nic_paused = 0;  // node 0 to node 1, burst_probe bytes after a pause
+  std::uint64_t burst_probe = 0;
+  std::vector<std::vector<int>> exchange_peers;  // the floor's exchange
+  double exchange_us = 0;
   double copy = 0;
   Cores cores;
 };
@@ -96,15 +107,21 @@ Measured measure(const CalibrateOptions& o, const std::vector<std::uint8_t>& cla
     std::vector<NodeFlow> ring;
     for (int n = 0; n < nodes; ++n) ring.push_back({n, (n + 1) % nodes});
     m.nic_loaded = node_bytes_per_us(MPI_COMM_WORLD, node_of, ring, o.large, o.reps);
+    const auto senders = static_cast<std::uint64_t>(std::count(node_of.begin(), node_of.end(), 0));
+    const std::uint64_t each = kBurstProbeBytes / senders;
+    m.burst_probe = each * senders;
+    m.nic_paused = node_bytes_per_us(MPI_COMM_WORLD, node_of, {{0, 1}}, each, o.reps, kBurstPauseMs);
   }
+  m.exchange_peers = halo_peers(node_of);
+  m.exchange_us = exchange_us(MPI_COMM_WORLD, m.exchange_peers, kSmallBytes, kFloorCalls, kFloorWarmup);
   m.copy = copy_bytes_per_us(MPI_COMM_WORLD, o.copy_bytes, o.reps);
   m.cores = detect_cores(node_of);
   return m;
 }
 
 // The machine and the comments that say how each value was found.
-std::string describe(const CalibrateOptions& o, const Measured& m, const std::vector<int>& node_of, double seconds,
-                     algos::MachineModel& model) {
+std::string describe(const CalibrateOptions& o, const Measured& m, const std::vector<std::uint8_t>& classes,
+                     const std::vector<int>& node_of, double seconds, algos::MachineModel& model) {
   const int nodes = *std::max_element(node_of.begin(), node_of.end()) + 1;
   int on_node0 = 0;
   for (const int n : node_of) on_node0 += n == 0 ? 1 : 0;
@@ -161,6 +178,36 @@ std::string describe(const CalibrateOptions& o, const Measured& m, const std::ve
                     std::to_string(m.cores.nodes_on_host) + " node(s) on it (" + std::to_string(m.cores.hosts) +
                     " host(s), by boot id); --cores overrides");
   }
+  if (m.burst_probe > 0) {
+    const auto probe = static_cast<double>(m.burst_probe);
+    model.burst_bytes = burst_bytes(probe, m.nic_paused, m.nic_alone);
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "burst: what node 0's link sends at once after a pause: its ranks send %s in all to node 1 after "
+                  "%d ms asleep, %.1f bytes/us against %.1f without the pause (median of %d); the probe x (1 - "
+                  "%.1f / %.1f), 0 below a twentieth of the probe",
+                  nbrbench::format_size(m.burst_probe).c_str(), kBurstPauseMs, m.nic_paused, m.nic_alone, o.reps,
+                  m.nic_alone, m.nic_paused);
+    notes.emplace_back(text);
+  } else {
+    notes.emplace_back("burst: one node here, not measured");
+  }
+  {
+    // The model's own prediction of the exchange, no floor yet: the floor
+    // is what it leaves out.
+    const algos::RankLoad load = exchange_load(m.exchange_peers, 0, classes, kSmallBytes);
+    const std::uint64_t node_bytes = static_cast<std::uint64_t>(on_node0) * load.sent_bytes[network];
+    model.floor_us = 0;
+    const double predicted = algos::predict_rank_us(load, model, on_node0, node_bytes);
+    model.floor_us = std::max(0.0, m.exchange_us - predicted);
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "floor: what a call takes beyond the model's terms with every rank taking part: each rank sends "
+                  "8 bytes to the rank of its index on the next node and on the previous one, %.1f us (the slowest "
+                  "rank, median of %d calls) less the model's %.1f us",
+                  m.exchange_us, kFloorCalls, predicted);
+    notes.emplace_back(text);
+  }
   char took[64];
   std::snprintf(took, sizeof took, "measured in %.1f s", seconds);
   notes.emplace_back(took);
@@ -193,7 +240,7 @@ int run(const CalibrateOptions& o, int rank, int size) {
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
   if (rank != 0) return 0;
   algos::MachineModel model;
-  const std::string text = describe(o, m, node_of, took.count(), model);
+  const std::string text = describe(o, m, classes, node_of, took.count(), model);
   std::cout << text;
   std::string error;
   const auto back = algos::parse_machine(text, algos::MachineModel{}, error);

@@ -30,6 +30,37 @@ TEST(CalibrateCore, NodesAndPairsFromTheClasses) {
   EXPECT_EQ(pairs[static_cast<std::size_t>(algos::LinkClass::kMultiHop)], (std::pair<int, int>{-1, -1}));
 }
 
+TEST(CalibrateCore, TheFloorsExchangeNamesTheNextAndPreviousNode) {
+  // Nodes 0, 0, 1, 1, 2: index i on the next and the previous node (a node
+  // of fewer ranks wraps the index).
+  const auto peers = halo_peers({0, 0, 1, 1, 2});
+  EXPECT_EQ(peers, (std::vector<std::vector<int>>{{2, 4}, {3, 4}, {4, 0}, {4, 1}, {0, 2}}));
+  // Two nodes: the same peer both ways; one node: the neighbouring ranks.
+  EXPECT_EQ(halo_peers({0, 1}), (std::vector<std::vector<int>>{{1, 1}, {0, 0}}));
+  EXPECT_EQ(halo_peers({0, 0, 0}), (std::vector<std::vector<int>>{{1, 2}, {2, 0}, {0, 1}}));
+  EXPECT_EQ(halo_peers({0}), (std::vector<std::vector<int>>{{}}));
+  // Rank 2's load: 2 network messages each way (to 4 and 0, from 0 and 4).
+  const algos::RankLoad load = exchange_load(peers, 2, kClasses, 8);
+  EXPECT_EQ(load.sent_messages[N], 2u);
+  EXPECT_EQ(load.recv_messages[N], 2u);
+  EXPECT_EQ(load.sent_bytes[N], 16u);
+  EXPECT_EQ(load.sent_messages[L], 0u);
+  // On one node of 3 (kClasses' ranks 0 and 1 share a package): rank 0
+  // sends to 1 and 2 and receives from them.
+  const algos::RankLoad one = exchange_load(halo_peers({0, 0, 0}), 0, {X, P, P, P, X, P, P, P, X}, 8);
+  EXPECT_EQ(one.sent_messages[P], 2u);
+  EXPECT_EQ(one.recv_messages[P], 2u);
+}
+
+TEST(CalibrateCore, TheBurstIsWhatThePauseSaved) {
+  // 1 MiB at 160 bytes/us after a pause, 120 steadily: a quarter left at once.
+  EXPECT_DOUBLE_EQ(burst_bytes(1048576, 160, 120), 262144);
+  // A twentieth of the probe or less is noise; a slower paused rate, none.
+  EXPECT_EQ(burst_bytes(1048576, 125, 120), 0);
+  EXPECT_EQ(burst_bytes(1048576, 100, 120), 0);
+  EXPECT_EQ(burst_bytes(1048576, 160, 0), 0);
+}
+
 TEST(CalibrateCore, UnmeasuredClassesTakeTheNearestSlowerOnATie) {
   // Measured: same-package (1) and network (4).
   const auto s = value_sources({false, true, false, false, true});

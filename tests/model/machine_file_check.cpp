@@ -1,7 +1,7 @@
 // machine_file_check FILE [NAME [LINE...]]: the file is a complete machine
 // file (algos/cost_model.h's format): it parses, every key is present (two
 // different bases give the same machine), every number is positive (parse
-// refuses others), its name is NAME and each LINE starts one of its lines.
+// refuses others; burst and floor may be 0), its name is NAME and each LINE starts one of its lines.
 // Exit 0 or 1.
 #include <cstdio>
 #include <fstream>
@@ -20,7 +20,7 @@ bool same(const algos::MachineModel& a, const algos::MachineModel& b) {
     if (a.link[u].alpha_us != b.link[u].alpha_us || a.link[u].bytes_per_us != b.link[u].bytes_per_us) return false;
   }
   return a.name == b.name && a.nic_bytes_per_us == b.nic_bytes_per_us && a.copy_bytes_per_us == b.copy_bytes_per_us &&
-         a.cores == b.cores;
+         a.cores == b.cores && a.burst_bytes == b.burst_bytes && a.floor_us == b.floor_us;
 }
 
 }  // namespace
@@ -39,6 +39,8 @@ int main(int argc, char** argv) {
   }
   algos::MachineModel other = *algos::builtin_machine("frontier");
   other.name = "other";
+  other.burst_bytes = 1;  // the built-ins' 0 would hide a file without these keys
+  other.floor_us = 1;
   std::string error;
   const auto a = algos::parse_machine(text.str(), algos::MachineModel{}, error);
   const auto b = algos::parse_machine(text.str(), other, error);

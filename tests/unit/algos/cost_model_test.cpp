@@ -29,8 +29,18 @@ TEST(CostModel, MachinesRoundTripThroughTheirText) {
     EXPECT_EQ(back->nic_bytes_per_us, m.nic_bytes_per_us);
     EXPECT_EQ(back->copy_bytes_per_us, m.copy_bytes_per_us);
     EXPECT_EQ(back->cores, m.cores);
+    EXPECT_EQ(back->burst_bytes, m.burst_bytes);
+    EXPECT_EQ(back->floor_us, m.floor_us);
   }
   EXPECT_FALSE(builtin_machine("no-such-machine"));
+  MachineModel m = *builtin_machine("emulated");
+  m.burst_bytes = 262144;
+  m.floor_us = 312.5;
+  std::string error;
+  const auto back = parse_machine(format_machine(m), MachineModel{}, error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->burst_bytes, 262144);
+  EXPECT_EQ(back->floor_us, 312.5);
 }
 
 TEST(CostModel, RemoteLeadersAreTheRanksThatFillTheNetwork) {
@@ -58,6 +68,15 @@ TEST(CostModel, ParseKeepsTheBaseAndNamesTheBadLine) {
   EXPECT_EQ(error, "line 1: unknown key 'alpha.netwrok'");
   EXPECT_FALSE(parse_machine("nic 3\n", base, error));
   EXPECT_EQ(error, "line 1: expected key = value");
+  // burst and floor alone may be 0; nothing may be negative.
+  const auto zero = parse_machine("burst = 0\nfloor = 0.0\n", base, error);
+  ASSERT_TRUE(zero) << error;
+  EXPECT_EQ(zero->burst_bytes, 0);
+  EXPECT_EQ(zero->floor_us, 0);
+  EXPECT_FALSE(parse_machine("nic = 0\n", base, error));
+  EXPECT_FALSE(parse_machine("floor = -2\n", base, error));
+  EXPECT_EQ(error, "line 1: '-2' is not a positive number");
+  EXPECT_FALSE(parse_machine("burst = 0x\n", base, error));
 }
 
 TEST(CostModel, LoadOfTheLinearPlanIsOneMessagePerEdge) {
@@ -208,6 +227,25 @@ TEST(CostModel, HandWorkedRowOfOneBlockEachWayOverTheNetwork) {
   // n = 8 ranks on the node (s = 8 / 4 = 2), the node sends 8 blocks:
   //   s * messages = 2 * 2 = 4; network max(4, 8 * 1024 / 1024) = 8 (not stretched); T = 12 us
   EXPECT_EQ(row_at(predict_row_ns(p, m, 8, 8), 1024), 12000);
+}
+
+TEST(CostModel, HandWorkedBurstAndFloor) {
+  MachineModel m = hand_machine();
+  m.burst_bytes = 32768;
+  m.floor_us = 10;
+  Plan p;
+  p.sends = {whole_send(LinkClass::kNetwork)};
+  p.recvs = {whole_recv(LinkClass::kNetwork)};
+  const std::vector<std::int64_t> row = predict_row_ns(p, m, 1, 1);
+  // B = 1024: within the burst, no network time: floor 10 + messages 2 = 12 us
+  EXPECT_EQ(row_at(row, 1024), 12000);
+  EXPECT_EQ(predict_rank_us(rank_load(p, 1024), m, 1, 1024), 12.0);
+  // B = 64 KiB: 10 + 2 + max((65536 - 32768) / 256, (65536 - 32768) / 1024) = 12 + 128 = 140 us
+  EXPECT_EQ(row_at(row, 65536), 140000);
+  // n = 8, the node sends 8 blocks of 64 KiB: the node's bytes beyond the
+  // burst, (524288 - 32768) / 1024 = 480; messages stretched 2 * 2 = 4:
+  // 10 + 4 + 480 = 494 us
+  EXPECT_EQ(row_at(predict_row_ns(p, m, 8, 8), 65536), 494000);
 }
 
 TEST(CostModel, HandWorkedRowInsideANode) {

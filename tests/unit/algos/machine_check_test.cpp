@@ -131,16 +131,25 @@ TEST(MachineCheck, ClassesTheFileDidNotMeasureTakeTheBuiltInsValues) {
 TEST(MachineCheck, AFileThatMeasuredWhatTheRunUsesStandsWhole) {
   MachineModel file = measured_without_topology();
   file.origin = {"model:frontier", 8, 2, Classes{false, true, true, true, true}};
+  file.floor_us = 250;
+  file.burst_bytes = 262144;
   const MachineCheck same = check_machine(file, *builtin_machine("frontier"), frontier_run(8));
   EXPECT_FALSE(same.noteworthy());
   EXPECT_EQ(describe_check(same, file, "f", "frontier", frontier_run(8)), "");
   EXPECT_EQ(same.model.link[kLinked].alpha_us, 24);
-  // Another node shape: said, but every class used was measured.
+  EXPECT_EQ(same.model.floor_us, 250);
+  // Another node shape: said, but every class used was measured; the
+  // floor (ranks waiting for a core) was the measured shape's and goes.
   const MachineCheck fewer = check_machine(file, *builtin_machine("frontier"), frontier_run(4));
   EXPECT_TRUE(fewer.shape_differs);
   EXPECT_FALSE(fewer.any_replaced());
-  EXPECT_NE(describe_check(fewer, file, "f", "frontier", frontier_run(4)).find("every class this process uses"),
-            std::string::npos);
+  EXPECT_EQ(fewer.model.floor_us, 0);
+  EXPECT_EQ(fewer.model.burst_bytes, 262144);  // the link's, whatever the shape
+  const std::string said = describe_check(fewer, file, "f", "frontier", frontier_run(4));
+  EXPECT_NE(
+      said.find("every class this process uses was measured, and stands; its floor (ranks sharing cores) does not"),
+      std::string::npos)
+      << said;
 }
 
 TEST(MachineCheck, AFileThatDoesNotSayWhatItMeasuredStandsWhole) {
