@@ -370,7 +370,7 @@ double predict_rank_us(const RankLoad& load, const MachineModel& m, int ranks_on
   // wait for it overlaps the network time; an input from inside the node
   // must arrive before what it feeds onto the network can leave.
   const double cpu = shared_cpu_us(rank_cpu_us(load, m), node_cpu_us, ranks_on_node, m.cores);
-  return m.floor_us + (load.forwards_from == kNetwork ? cpu + std::max(network, wait) : cpu + network + wait);
+  return load.forwards_from == kNetwork ? cpu + std::max(network, wait) : cpu + network + wait;
 }
 
 NetworkBlocks node_network_block_counts(const PlanInput& input) {

@@ -55,6 +55,9 @@ struct MachineModel {
   // on ranks that outnumber their cores, each message waits for its
   // receiver to be scheduled. nbrcoll-calibrate measures it as a tiny
   // exchange's time less the model's own prediction of it. 0: none.
+  // The same for every plan, it is left out of predict_rank_us and the
+  // tables auto chooses from (their margins are ratios, which a floor
+  // would shrink) and added to the times the tools report (reported_us).
   double floor_us = 0.0;
   MachineOrigin origin;  // what a machine file says it measured
 };
@@ -143,7 +146,12 @@ struct LoadShape {
 LoadShape load_shape(const Plan& plan);
 RankLoad rank_load(const LoadShape& shape, std::uint64_t block_bytes);
 
-// The time one rank spends in one call (us): the machine's floor, per-message cost at both ends,
+// A predicted time as the tools report it: with the machine's floor.
+inline double reported_us(double predicted_us, const MachineModel& m) {
+  return predicted_us + m.floor_us;
+}
+
+// The time one rank spends in one call (us), the floor left out: per-message cost at both ends,
 // the bytes at the process rate or, across nodes, at the rate the node's NIC
 // gives all of the node's network bytes (max-rate) beyond the link's burst, copies, and for a rank
 // that forwards, the wait for what it forwards (store and forward: overlapping

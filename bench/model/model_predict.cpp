@@ -94,7 +94,7 @@ void predict_ranks(const algos::CommGraph& g, const algos::MachineModel& m, int 
           continue;
         }
         const std::size_t i = k - model;
-        p.time_us[i] = std::max(p.time_us[i], us);
+        p.time_us[i] = std::max(p.time_us[i], algos::reported_us(us, m));
         p.net_messages[i] += load.sent_messages[kNetwork];
         p.net_bytes[i] += load.sent_bytes[kNetwork];
       }

@@ -193,11 +193,10 @@ std::string describe(const CalibrateOptions& o, const Measured& m, const std::ve
     notes.emplace_back("burst: one node here, not measured");
   }
   {
-    // The model's own prediction of the exchange, no floor yet: the floor
-    // is what it leaves out.
+    // The model's own prediction of the exchange (predict_rank_us leaves
+    // the floor out): the floor is what it does not explain.
     const algos::RankLoad load = exchange_load(m.exchange_peers, 0, classes, kSmallBytes);
     const std::uint64_t node_bytes = static_cast<std::uint64_t>(on_node0) * load.sent_bytes[network];
-    model.floor_us = 0;
     const double predicted = algos::predict_rank_us(load, model, on_node0, node_bytes);
     model.floor_us = std::max(0.0, m.exchange_us - predicted);
     char text[256];
