@@ -73,7 +73,8 @@ std::string describe_check(const MachineCheck& check, const MachineModel& file, 
   } else {
     out += "; every class this process uses was measured, and stands";
   }
-  if (check.shape_differs && file.floor_us != check.model.floor_us) out += "; its floor (ranks sharing cores) does not";
+  if (check.shape_differs && file.floor_us != check.model.floor_us)
+    out += "; its floor (the wait of ranks sharing cores) holds for its node shape only and is not used";
   if (o.measured && std::find(o.measured->begin(), o.measured->end(), true) != o.measured->end())
     out += " (measured: " + class_names(*o.measured) + ")";
   return out + "; calibrate under this topology and node shape to measure them all";

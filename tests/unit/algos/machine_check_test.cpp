@@ -147,7 +147,8 @@ TEST(MachineCheck, AFileThatMeasuredWhatTheRunUsesStandsWhole) {
   EXPECT_EQ(fewer.model.burst_bytes, 262144);  // the link's, whatever the shape
   const std::string said = describe_check(fewer, file, "f", "frontier", frontier_run(4));
   EXPECT_NE(
-      said.find("every class this process uses was measured, and stands; its floor (ranks sharing cores) does not"),
+      said.find("every class this process uses was measured, and stands; its floor (the wait of ranks sharing cores) "
+                "holds for its node shape only and is not used"),
       std::string::npos)
       << said;
 }
