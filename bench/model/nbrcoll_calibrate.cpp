@@ -181,7 +181,7 @@ std::string describe(const CalibrateOptions& o, const Measured& m, const std::ve
   if (m.burst_probe > 0) {
     const auto probe = static_cast<double>(m.burst_probe);
     model.burst_bytes = burst_bytes(probe, m.nic_paused, m.nic_alone);
-    char text[256];
+    char text[512];  // the line with room for any numbers
     std::snprintf(text, sizeof text,
                   "burst: what node 0's link sends at once after a pause: its ranks send %s in all to node 1 after "
                   "%d ms asleep, %.1f bytes/us against %.1f without the pause (median of %d); the probe x (1 - "
@@ -199,7 +199,7 @@ std::string describe(const CalibrateOptions& o, const Measured& m, const std::ve
     const std::uint64_t node_bytes = static_cast<std::uint64_t>(on_node0) * load.sent_bytes[network];
     const double predicted = algos::predict_rank_us(load, model, on_node0, node_bytes);
     model.floor_us = std::max(0.0, m.exchange_us - predicted);
-    char text[256];
+    char text[512];  // the line with room for any numbers
     std::snprintf(text, sizeof text,
                   "floor: what a call takes beyond the model's terms with every rank taking part: each rank sends "
                   "8 bytes to the rank of its index on the next node and on the previous one, %.1f us (the slowest "
