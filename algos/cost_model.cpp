@@ -64,18 +64,14 @@ std::string trim(std::string_view s) {
   return std::string(s.substr(b, e - b + 1));
 }
 
-std::optional<double> positive(const std::string& text) {
+// A finite number >= 0 (> 0 unless `zero_ok`), the whole text.
+std::optional<double> positive(const std::string& text, bool zero_ok = false) {
   errno = 0;
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
-  if (errno != 0 || end == text.c_str() || *end != '\0' || !(v > 0) || !std::isfinite(v)) return std::nullopt;
+  if (errno != 0 || end == text.c_str() || *end != '\0' || !std::isfinite(v) || !(v > 0 || (zero_ok && v == 0)))
+    return std::nullopt;
   return v;
-}
-
-bool value_is_zero(const std::string& text) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  return end != text.c_str() && *end == '\0' && v == 0;
 }
 
 // A positive integer (ranks-per-node, nodes).
@@ -172,8 +168,7 @@ std::optional<MachineModel> parse_machine(std::string_view text, const MachineMo
       return std::nullopt;
     }
     // burst and floor may be 0 (no bucket, no floor).
-    const bool zero_ok = key == "burst" || key == "floor";
-    const std::optional<double> v = zero_ok && value_is_zero(value) ? std::optional<double>(0.0) : positive(value);
+    const std::optional<double> v = positive(value, key == "burst" || key == "floor");
     if (!v) {
       error = where;
       error += "'" + value + "' is not a positive number";

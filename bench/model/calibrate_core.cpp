@@ -130,6 +130,14 @@ double burst_bytes(double probe, double paused, double steady) {
   return burst < probe / 20 ? 0 : burst;
 }
 
+std::vector<int> senders_to(const std::vector<std::vector<int>>& peers_of, int rank) {
+  std::vector<int> from;
+  for (std::size_t r = 0; r < peers_of.size(); ++r)
+    for (const int p : peers_of[r])
+      if (p == rank) from.push_back(static_cast<int>(r));
+  return from;
+}
+
 nbrcoll::algos::RankLoad exchange_load(const std::vector<std::vector<int>>& peers_of, int rank,
                                        const std::vector<std::uint8_t>& classes, std::uint64_t bytes) {
   nbrcoll::algos::RankLoad load;
@@ -141,13 +149,10 @@ nbrcoll::algos::RankLoad exchange_load(const std::vector<std::vector<int>>& peer
     ++load.sent_messages[c];
     load.sent_bytes[c] += bytes;
   }
-  for (std::size_t r = 0; r < size; ++r) {
-    for (const int p : peers_of[r]) {
-      if (static_cast<std::size_t>(p) != me) continue;
-      const std::size_t c = cls(r, me);
-      ++load.recv_messages[c];
-      load.recv_bytes[c] += bytes;
-    }
+  for (const int r : senders_to(peers_of, rank)) {
+    const std::size_t c = cls(static_cast<std::size_t>(r), me);
+    ++load.recv_messages[c];
+    load.recv_bytes[c] += bytes;
   }
   return load;
 }

@@ -55,6 +55,9 @@ std::vector<std::vector<int>> halo_peers(const std::vector<int>& node_of_rank);
 // the probe (not told from noise) or where the paused rate is not higher.
 double burst_bytes(double probe, double paused, double steady);
 
+// The ranks whose lists in `peers_of` name `rank` (once per naming).
+std::vector<int> senders_to(const std::vector<std::vector<int>>& peers_of, int rank);
+
 // The RankLoad of `rank` in the floor's exchange of `bytes`-byte messages
 // (its sends and receives by the classes between the ranks).
 nbrcoll::algos::RankLoad exchange_load(const std::vector<std::vector<int>>& peers_of, int rank,

@@ -181,12 +181,7 @@ double node_bytes_per_us(MPI_Comm comm, const std::vector<int>& node_of, const s
 double exchange_us(MPI_Comm comm, const std::vector<std::vector<int>>& peers_of, std::uint64_t bytes, int reps,
                    int warmup) {
   const int me = rank_of(comm);
-  const std::vector<int>& to = peers_of[static_cast<std::size_t>(me)];
-  std::vector<int> from;
-  for (std::size_t r = 0; r < peers_of.size(); ++r)
-    for (const int p : peers_of[r])
-      if (p == me) from.push_back(static_cast<int>(r));
-  Exchange exchange(comm, to, from, bytes);
+  Exchange exchange(comm, peers_of[static_cast<std::size_t>(me)], senders_to(peers_of, me), bytes);
   std::vector<double> took(static_cast<std::size_t>(warmup + reps));
   for (double& t : took) {
     MPI_Barrier(comm);
