@@ -58,9 +58,10 @@ VARIANTS = {
 }
 
 
-def main():
-    root, model = sys.argv[1], sys.argv[2]
-    errors = collections.defaultdict(lambda: collections.defaultdict(list))
+def job_tables(root):
+    """Every job's tables under root (ROOT/{old,new}-LAYOUT-run-N/{rsg,moore}.csv)
+    with the machine file of that round's new job: (layout, machine text,
+    table, nbrcoll-model pattern options, {(size, plan): median us})."""
     for job in sorted(glob.glob(os.path.join(root, "*-run-*"))):
         if not os.path.isdir(job):
             continue
@@ -69,20 +70,27 @@ def main():
         if not os.path.exists(machine_path):
             continue
         machine = open(machine_path).read()
-        floor = float(re.search(r"^floor = (\S+)", machine, re.M).group(1))
         for table, pattern in TABLES.items():
             rows = list(csv.DictReader(open(os.path.join(job, table + ".csv"))))
-            measured = {(int(r["size_bytes"]), r["algo"]): float(r["median_us"]) for r in rows}
-            sizes = sorted({s for s, _ in measured})
-            for name, change in VARIANTS.items():
-                pred = predict(model, change(machine), pattern, sizes)
-                for s in sizes:
-                    for plan, hops in PLANS.items():
-                        cell = (layout, table, s, plan)
-                        errors[name][cell].append(pred[(s, plan)] / measured[(s, plan)] - 1)
-                        if name in ("floor", "both"):
-                            hopped = pred[(s, plan)] + (hops - 1) * floor
-                            errors[name + "+hops"][cell].append(hopped / measured[(s, plan)] - 1)
+            yield layout, machine, table, pattern, {(int(r["size_bytes"]), r["algo"]): float(r["median_us"])
+                                                    for r in rows}
+
+
+def main():
+    root, model = sys.argv[1], sys.argv[2]
+    errors = collections.defaultdict(lambda: collections.defaultdict(list))
+    for layout, machine, table, pattern, measured in job_tables(root):
+        floor = float(re.search(r"^floor = (\S+)", machine, re.M).group(1))
+        sizes = sorted({s for s, _ in measured})
+        for name, change in VARIANTS.items():
+            pred = predict(model, change(machine), pattern, sizes)
+            for s in sizes:
+                for plan, hops in PLANS.items():
+                    cell = (layout, table, s, plan)
+                    errors[name][cell].append(pred[(s, plan)] / measured[(s, plan)] - 1)
+                    if name in ("floor", "both"):
+                        hopped = pred[(s, plan)] + (hops - 1) * floor
+                        errors[name + "+hops"][cell].append(hopped / measured[(s, plan)] - 1)
     for name, cells in errors.items():
         medians = {cell: statistics.median(v) for cell, v in cells.items()}
         within = sum(abs(e) <= 0.20 for e in medians.values())
