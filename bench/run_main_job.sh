@@ -43,12 +43,13 @@ unset NBRCOLL_RANKS_PER_NODE NBRCOLL_ALGO
 # network bandwidth ratio like a real cluster's, which the calibration
 # measures and prints). MAIN_JOB_BURST: the links' token bucket
 # (bench/cluster/run.sh --burst, its default unless set).
-# MAIN_JOB_ITERS_BELOW: nbrcoll-bench's --iters-below (64K:15: small calls
-# cost milliseconds, and 3 of them left auto's cells 0.58-1.19 of the best
-# from job to job: bench/results/main-job-iters); empty: 3 at every size.
+# MAIN_JOB_ITERS_BELOW: nbrcoll-bench's --iters-below (1M:15: calls up to
+# 256 KiB cost milliseconds, and 3 of them left auto's cells 0.58-1.19 of
+# the best from job to job at 1-16 KiB and 0.63-1.21 at 256 KiB:
+# bench/results/main-job-iters); empty: 3 at every size.
 nodes=${MAIN_JOB_NODES:-2} per_node=${MAIN_JOB_RANKS_PER_NODE:-8}
 common=(--warmup 1 --iters 3 --create-reps 3)
-iters_below=${MAIN_JOB_ITERS_BELOW-64K:15}
+iters_below=${MAIN_JOB_ITERS_BELOW-1M:15}
 [[ -n $iters_below ]] && common+=(--iters-below "$iters_below")
 cluster=(--nodes "$nodes" --ranks-per-node "$per_node" --rate "${MAIN_JOB_RATE:-1gbit}")
 [[ -n "${MAIN_JOB_BURST:-}" ]] && cluster+=(--burst "$MAIN_JOB_BURST")
